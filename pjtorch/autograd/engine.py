@@ -1,0 +1,306 @@
+"""The backward engine: order the graph, seed, walk, accumulate.
+
+Gradients flow as jax.Arrays, each node running its kernel's compiled `jax.vjp`. With
+`create_graph=True` they flow as Tensors instead, and each node's vjp runs through dispatch as
+an op of its own, so the backward computation is recorded and can be differentiated again.
+A graph with no hooks or custom Functions is replayed whole under one `jax.jit` (`fused`).
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from .. import dispatch
+from ..ops.registry import Op, SAVES_NOTHING
+from ..tensor import dtypes
+from ..tensor.tensor import Tensor
+from . import fused, grad_mode
+from .graph import AccumulateGrad, Edge, Node, OpNode
+
+# ----- entry points -------------------------------------------------------------------------------
+
+
+def backward(tensors: Sequence[Tensor], grad_tensors=None, retain_graph=None, create_graph: bool = False,
+             inputs=None) -> None:
+    """Accumulates d(tensors)/d(leaf) into each leaf's `.grad` (only `inputs`' when given)."""
+    tensors = _as_tuple(tensors)
+    if inputs is not None:
+        inputs = _as_tuple(inputs)
+        if not inputs:
+            raise RuntimeError("'inputs' argument to backward() cannot be empty.")
+    roots = _root_edges(tensors)
+    seeds = _seeds(tensors, grad_tensors, create_graph)
+    retain = create_graph if retain_graph is None else retain_graph
+    only = None if inputs is None else {_input_edge(t, i) for i, t in enumerate(inputs)}
+    _run(roots, seeds, retain, create_graph, capture=None, accumulate_only=only)
+
+
+def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph: bool = False,
+         only_inputs: bool = True, allow_unused=None, is_grads_batched: bool = False,
+         materialize_grads: bool = False) -> tuple:
+    """d(outputs)/d(inputs), returned rather than accumulated."""
+    outputs, inputs = _as_tuple(outputs), _as_tuple(inputs)
+    allow_unused = materialize_grads if allow_unused is None else allow_unused
+    roots = _root_edges(outputs)
+    seeds = _seeds(outputs, grad_outputs, create_graph)
+    retain = create_graph if retain_graph is None else retain_graph
+    capture = {}
+    for i, t in enumerate(inputs):
+        capture.setdefault(_input_edge(t, i), []).append(i)
+    found = _run(roots, seeds, retain, create_graph, capture=capture, accumulate_only=None)
+    results = []
+    for i, t in enumerate(inputs):
+        value = found.get(i)
+        if value is None:
+            if not allow_unused:
+                raise RuntimeError("One of the differentiated Tensors appears to not have been used in the graph. "
+                                   "Set allow_unused=True if this is the desired behavior.")
+            if materialize_grads:
+                value = Tensor._wrap(jnp.zeros(t.shape, t.dtype.jax), t.device)
+        results.append(value)
+    return tuple(results)
+
+
+def _as_tuple(value) -> tuple:
+    if isinstance(value, Tensor):
+        return (value,)
+    return tuple(value)
+
+
+def _root_edges(tensors: Sequence[Tensor]) -> list:
+    edges = []
+    for i, t in enumerate(tensors):
+        edge = dispatch.edge_of(t)
+        if edge is None:
+            raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
+        edges.append(edge)
+    return edges
+
+
+def _input_edge(t: Tensor, position: int) -> Edge:
+    if not isinstance(t, Tensor):
+        raise TypeError(f"expected Tensor as element {position} in argument 1, but got {type(t).__name__}")
+    edge = dispatch.edge_of(t)
+    if edge is None:
+        raise RuntimeError(f"One of the differentiated Tensors does not require grad")
+    return edge
+
+
+def _seeds(tensors: Sequence[Tensor], grads, create_graph: bool) -> list:
+    """The gradient each root starts with, checked as PyTorch checks it."""
+    if grads is None or isinstance(grads, Tensor):
+        grads = (grads,) * len(tensors) if grads is None else (grads,)
+    grads = tuple(grads)
+    if len(grads) != len(tensors):
+        raise RuntimeError(f"grad can be implicitly created only for scalar outputs" if not grads else
+                           f"Mismatch in number of grad_outputs: {len(grads)} and {len(tensors)} outputs")
+    seeds = []
+    for i, (t, g) in enumerate(zip(tensors, grads)):
+        if g is None:
+            if t.numel() != 1:
+                raise RuntimeError("grad can be implicitly created only for scalar outputs")
+            if t.dtype.is_complex:
+                raise RuntimeError("grad can be implicitly created only for real scalar outputs but got "
+                                   f"{t.dtype}")
+            g = Tensor._wrap(jnp.ones(t.shape, t.dtype.jax), t.device)
+        elif not isinstance(g, Tensor):
+            raise TypeError(f"gradients can be either Tensors or None, but got {type(g).__name__}")
+        elif g.shape != t.shape:
+            raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape} and output[{i}] has a "
+                               f"shape of {t.shape}.")
+        g = g if g.dtype is t.dtype else g.to(t.dtype)
+        seeds.append(_conj_if_complex(g) if create_graph else _conj_array(g._value()))
+    return seeds
+
+
+# ----- the walk -----------------------------------------------------------------------------------
+
+
+def _plan(roots: list) -> list:
+    """Nodes in an order where each runs after every node that sends it gradient (Kahn's algorithm)."""
+    dependencies: dict = {}
+    seen = {edge.node for edge in roots}
+    stack = list(seen)
+    while stack:
+        node = stack.pop()
+        for edge in node.edges:
+            if edge is None:
+                continue
+            dependencies[edge.node] = dependencies.get(edge.node, 0) + 1
+            if edge.node not in seen:
+                seen.add(edge.node)
+                stack.append(edge.node)
+    ready = [node for node in dict.fromkeys(e.node for e in roots) if not dependencies.get(node)]
+    order = []
+    while ready:
+        node = ready.pop()
+        order.append(node)
+        for edge in node.edges:
+            if edge is None:
+                continue
+            dependencies[edge.node] -= 1
+            if dependencies[edge.node] == 0:
+                ready.append(edge.node)
+    return order
+
+
+def _run(roots: list, seeds: list, retain_graph: bool, create_graph: bool, capture, accumulate_only) -> dict:
+    order = _plan(roots)
+    if not create_graph and fused.can_fuse(order):
+        return fused.run(order, roots, seeds, retain_graph, capture, accumulate_only)
+    with grad_mode.set_grad_enabled(create_graph):
+        return _run_stepwise(order, roots, seeds, retain_graph, create_graph, capture, accumulate_only)
+
+
+def _run_stepwise(order, roots, seeds, retain_graph, create_graph, capture, accumulate_only) -> dict:
+    pending: dict = {}
+    for edge, seed in zip(roots, seeds):
+        _add_into(pending, edge, seed)
+    captured: dict = {}
+    for node in order:
+        grads_out = pending.pop(node, None)
+        if grads_out is None:
+            continue
+        grads_out = _call_tensor_hooks(node, grads_out, create_graph)
+        _capture(node, grads_out, capture, captured, create_graph)
+        if isinstance(node, AccumulateGrad):
+            if capture is None and (accumulate_only is None or Edge(node, 0) in accumulate_only):
+                accumulate_into_leaf(node.variable, grads_out[0], create_graph)
+            continue
+        grads_in = _apply_node(node, grads_out, create_graph)
+        for edge, g in zip(node.edges, grads_in):
+            if edge is not None and g is not None:
+                _add_into(pending, edge, g)
+        if node.post_hooks:
+            for hook in node.post_hooks:
+                hook(grads_in, grads_out)
+        if not retain_graph:
+            node.release()
+    return captured
+
+
+def _add_into(pending: dict, edge: Edge, grad) -> None:
+    slots = pending.get(edge.node)
+    if slots is None:
+        slots = pending[edge.node] = [None] * edge.node.output_count()
+    current = slots[edge.output_nr]
+    slots[edge.output_nr] = grad if current is None else current + grad
+
+
+def _capture(node: Node, grads_out: list, capture, captured: dict, create_graph: bool) -> None:
+    if not capture:
+        return
+    for nr, g in enumerate(grads_out):
+        positions = capture.get(Edge(node, nr))
+        if positions and g is not None:
+            value = _conj_if_complex(g) if create_graph else _wrap_grad(g, node, nr)
+            for position in positions:
+                captured[position] = value
+
+
+def _wrap_grad(g, node: Node, nr: int) -> Tensor:
+    device = node.variable.device if isinstance(node, AccumulateGrad) else None
+    return Tensor._wrap(_conj_array(g), device)
+
+
+def _call_tensor_hooks(node: Node, grads_out: list, create_graph: bool) -> list:
+    """Tensor hooks and retain_grad see (and may replace) the gradient flowing into a tensor."""
+    hooks_by_output = node.tensor_hooks or {}
+    leaf_hooks = node.variable._leaf_hooks if isinstance(node, AccumulateGrad) else None
+    if not hooks_by_output and not leaf_hooks:
+        return grads_out
+    grads_out = list(grads_out)
+    for nr, g in enumerate(grads_out):
+        hooks = (leaf_hooks if isinstance(node, AccumulateGrad) else None) or hooks_by_output.get(nr, ())
+        if g is None or not hooks:
+            continue
+        as_tensor = _conj_if_complex(g) if create_graph else Tensor._wrap(_conj_array(g), None)
+        for hook in hooks:
+            replaced = hook(as_tensor)
+            if replaced is not None:
+                as_tensor = replaced
+        grads_out[nr] = as_tensor if create_graph else _conj_array(as_tensor._value())
+    return grads_out
+
+
+def _apply_node(node: Node, grads_out: list, create_graph: bool) -> tuple:
+    if not isinstance(node, OpNode):
+        return node.apply(grads_out, create_graph)
+    saved = node.check_saved()
+    if create_graph:
+        return _apply_recorded(node, saved, grads_out)
+    cotangents = tuple(g if g is not None else node.zero_cotangent(nr) for nr, g in enumerate(grads_out))
+    return node.kernel.vjp(saved, node.cotangent_structure(cotangents))
+
+
+# ----- create_graph: the vjp itself as a recorded op ----------------------------------------------
+
+def _vjp_of(*arrays, kernel, primal_count, out_meta, tuple_output):
+    """Input cotangents of `kernel` at the primals, given the cotangents of its float outputs."""
+    primals, given = arrays[:primal_count], iter(arrays[primal_count:])
+    cotangents = tuple(next(given) if _is_float(dtype) else np.zeros(shape, jax.dtypes.float0)
+                       for shape, dtype in out_meta)
+    pullback = jax.vjp(kernel.fn, *primals)[1]
+    return tuple(pullback(cotangents if tuple_output else cotangents[0]))
+
+
+_VJP = Op("vjp", _vjp_of, grad_name="BackwardBackward0", saves=SAVES_NOTHING, promote="none")
+
+
+def _is_float(dtype) -> bool:
+    return np.issubdtype(dtype, np.inexact) or dtype == dtypes.bfloat16.jax
+
+
+def _apply_recorded(node: OpNode, saved: tuple, grads_out: list) -> tuple:
+    primals = tuple(_connected(array, edge) for array, edge in zip(saved, node.edges))
+    cotangents = []
+    for nr, (shape, dtype) in enumerate(node.out_meta):
+        if not _is_float(dtype):
+            continue
+        g = grads_out[nr]
+        cotangents.append(g if g is not None else Tensor._wrap(jnp.zeros(shape, dtype), None))
+    static = (("kernel", node.kernel), ("out_meta", node.out_meta), ("primal_count", len(primals)),
+              ("tuple_output", node.tuple_output))
+    results = dispatch.apply(_VJP, (*primals, *cotangents), static)
+    results = results if isinstance(results, tuple) else (results,)
+    return tuple(r if edge is not None else None for r, edge in zip(results, node.edges))
+
+
+def _connected(array, edge: Edge | None) -> Tensor:
+    """A tensor holding a saved input's value whose gradient flows along the input's original edge."""
+    t = Tensor._wrap(array, None)
+    if edge is not None:
+        t._grad_fn, t._output_nr = edge.node, edge.output_nr
+    return t
+
+
+# ----- into the leaves ----------------------------------------------------------------------------
+
+def accumulate_into_leaf(leaf: Tensor, g, create_graph: bool) -> None:
+    """`.grad` accumulates: in place normally, out of place (staying differentiable) under create_graph."""
+    if create_graph:
+        g = _conj_if_complex(g)
+        leaf._grad = g if leaf._grad is None else leaf._grad + g
+        return
+    g = _conj_array(g)
+    if g.dtype != leaf.dtype.jax:
+        g = g.astype(leaf.dtype.jax)
+    if leaf._grad is None:
+        leaf._grad = Tensor._wrap(g, leaf.device)
+    else:
+        current = leaf._grad
+        current._assign(_ADD(current._value(), g))
+
+
+_ADD = jax.jit(lambda a, b: a + b.astype(a.dtype))
+
+
+def _conj_array(g):
+    return jnp.conj(g) if jnp.iscomplexobj(g) else g
+
+
+def _conj_if_complex(t: Tensor) -> Tensor:
+    return t.conj() if t.dtype.is_complex else t

@@ -1,0 +1,128 @@
+"""Backward as one XLA call: the whole recorded graph replayed through `jax.vjp` under `jax.jit`.
+
+The compiled replay is cached by the graph's structure (kernels, edges, shapes), so a training
+loop that records the same graph each step compiles its backward once. Leaf gradients are
+accumulated inside the same call. Graphs with hooks or custom Functions take the stepwise path.
+"""
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from ..ops.registry import TRACE_COUNTS
+from ..tensor import dtypes
+from ..tensor.tensor import Tensor
+from .graph import AccumulateGrad, Edge, OpNode
+
+_CACHE: dict = {}
+
+
+def can_fuse(order: list) -> bool:
+    for node in order:
+        if node.has_hooks():
+            return False
+        if isinstance(node, AccumulateGrad):
+            if node.variable._leaf_hooks:
+                return False
+        elif not isinstance(node, OpNode):
+            return False
+    return True
+
+
+def run(order: list, roots: list, seeds: list, retain_graph: bool, capture, accumulate_only) -> dict:
+    position = {node: i for i, node in enumerate(order)}
+    structure, saved, sinks = [], [], []
+    for i, node in enumerate(order):
+        if isinstance(node, AccumulateGrad):
+            structure.append(None)
+            if capture is None and (accumulate_only is None or Edge(node, 0) in accumulate_only):
+                sinks.append(i)
+            continue
+        saved.append(node.check_saved())
+        edges = tuple(None if e is None else (position[e.node], e.output_nr) for e in node.edges)
+        structure.append((node.kernel, edges, node.out_meta, node.tuple_output))
+    leaves = [order[i].variable for i in sinks]
+    existing = tuple(None if leaf._grad is None else leaf._grad._value() for leaf in leaves)
+    leaf_dtypes = tuple(leaf.dtype.jax for leaf in leaves)
+    root_spec = tuple((position[e.node], e.output_nr) for e in roots)
+    capture_spec = _capture_spec(capture, position)
+    key = (tuple(structure), root_spec, capture_spec, tuple(sinks), leaf_dtypes,
+           tuple(g is None for g in existing))
+    replay = _CACHE.get(key)
+    if replay is None:
+        replay = _CACHE[key] = jax.jit(_build(*key))
+    new_grads, captured = replay(tuple(saved), tuple(seeds), existing)
+    for leaf, old, g in zip(leaves, existing, new_grads):
+        if old is None:
+            leaf._grad = Tensor._wrap(g, leaf.device)
+        else:
+            leaf._grad._assign(g)
+    if not retain_graph:
+        for node in order:
+            if isinstance(node, OpNode):
+                node.release()
+    found = {}
+    for (_, _, slots), g in zip(capture_spec or (), captured):
+        if g is not None:
+            for slot in slots:
+                found[slot] = Tensor._wrap(g, None)
+    return found
+
+
+def _capture_spec(capture, position: dict):
+    if capture is None:
+        return None
+    return tuple((position[edge.node], edge.output_nr, tuple(slots)) for edge, slots in capture.items()
+                 if edge.node in position)
+
+
+def _build(structure, root_spec, capture_spec, sinks, leaf_dtypes, missing):
+    capture_at = {(p, nr): i for i, (p, nr, _) in enumerate(capture_spec or ())}
+
+    def replay(saved, seeds, existing):
+        TRACE_COUNTS["backward.fused"] += 1
+        pending: dict = {}
+        for (p, nr), seed in zip(root_spec, seeds):
+            _add(pending, p, nr, seed)
+        captured = [None] * len(capture_at)
+        arrived = {}
+        saved_iter = iter(saved)
+        for p, entry in enumerate(structure):
+            grads = pending.pop(p, {})
+            for nr, g in grads.items():
+                if (p, nr) in capture_at:
+                    captured[capture_at[(p, nr)]] = _conj(g)
+            if entry is None:
+                arrived[p] = grads.get(0)
+                continue
+            primals = next(saved_iter)
+            kernel, edges, out_meta, tuple_output = entry
+            cotangents = tuple(grads[nr] if nr in grads else _zero(shape, dtype)
+                               for nr, (shape, dtype) in enumerate(out_meta))
+            inputs = jax.vjp(kernel.fn, *primals)[1](cotangents if tuple_output else cotangents[0])
+            for edge, g in zip(edges, inputs):
+                if edge is not None:
+                    _add(pending, edge[0], edge[1], g)
+        new_grads = []
+        for p, dtype, old, is_missing in zip(sinks, leaf_dtypes, existing, missing):
+            g = _conj(arrived[p]).astype(dtype)
+            new_grads.append(g if is_missing else old + g)
+        return tuple(new_grads), tuple(captured)
+
+    return replay
+
+
+def _add(pending: dict, p: int, nr: int, g) -> None:
+    slots = pending.setdefault(p, {})
+    slots[nr] = g if nr not in slots else slots[nr] + g
+
+
+def _zero(shape, dtype):
+    if np.issubdtype(dtype, np.inexact) or dtype == dtypes.bfloat16.jax:
+        return jnp.zeros(shape, dtype)
+    return np.zeros(shape, jax.dtypes.float0)
+
+
+def _conj(g):
+    return jnp.conj(g) if jnp.iscomplexobj(g) else g

@@ -1,0 +1,117 @@
+"""Grad modes: thread-local switches usable as context managers and as decorators."""
+from __future__ import annotations
+
+import functools
+import inspect
+import threading
+from typing import Callable
+
+
+class _State(threading.local):
+    enabled = True
+    inference = False
+
+
+STATE = _State()
+
+
+def is_grad_enabled() -> bool:
+    return STATE.enabled
+
+
+def is_inference_mode_enabled() -> bool:
+    return STATE.inference
+
+
+class _Mode:
+    """Sets the grad mode on entry and restores it on exit; decorating a function wraps each call."""
+
+    def _enter_state(self) -> None:
+        raise NotImplementedError
+
+    def __enter__(self) -> None:
+        self._saved = (STATE.enabled, STATE.inference)
+        self._enter_state()
+
+    def __exit__(self, *exc) -> None:
+        STATE.enabled, STATE.inference = self._saved
+
+    def __call__(self, fn: Callable) -> Callable:
+        if inspect.isgeneratorfunction(fn):
+            raise TypeError("grad-mode decorators on generator functions are not supported")
+        clone = self.clone
+
+        @functools.wraps(fn)
+        def wrapped(*args, **kwargs):
+            with clone():
+                return fn(*args, **kwargs)
+
+        return wrapped
+
+    def clone(self) -> "_Mode":
+        return self.__class__()
+
+
+class no_grad(_Mode):
+    """Disables gradient recording, e.g. for inference or optimizer updates."""
+
+    def __init__(self, orig_func: Callable | None = None) -> None:
+        if orig_func is not None and not callable(orig_func):
+            raise TypeError("no_grad takes no arguments")
+
+    def _enter_state(self) -> None:
+        STATE.enabled = False
+
+
+class enable_grad(_Mode):
+    """Enables gradient recording inside a no_grad region."""
+
+    def _enter_state(self) -> None:
+        STATE.enabled = True
+
+
+class set_grad_enabled(_Mode):
+    """Sets grad mode to `mode` at once; as a context manager it restores the previous mode on exit."""
+
+    def __init__(self, mode: bool) -> None:
+        self.mode = bool(mode)
+        self._previous = STATE.enabled
+        STATE.enabled = self.mode
+
+    def __enter__(self) -> None:
+        self._saved = (self._previous, STATE.inference)
+
+    def __call__(self, fn: Callable) -> Callable:
+        STATE.enabled = self._previous
+        return super().__call__(fn)
+
+    def _enter_state(self) -> None:
+        STATE.enabled = self.mode
+
+    def clone(self) -> "_Mode":
+        return _GradSwitch(self.mode)
+
+
+class _GradSwitch(_Mode):
+    """set_grad_enabled applied per call of a decorated function."""
+
+    def __init__(self, mode: bool) -> None:
+        self.mode = mode
+
+    def _enter_state(self) -> None:
+        STATE.enabled = self.mode
+
+
+class inference_mode(_Mode):
+    """Like no_grad, and tensors made inside are inference tensors."""
+
+    def __init__(self, mode: bool = True) -> None:
+        self.mode = bool(mode)
+
+    def _enter_state(self) -> None:
+        if self.mode:
+            STATE.enabled = False
+            STATE.inference = True
+
+    def clone(self) -> "inference_mode":
+        return inference_mode(self.mode)

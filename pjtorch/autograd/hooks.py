@@ -1,0 +1,65 @@
+"""Tensor hooks: functions called with a tensor's gradient during backward."""
+from __future__ import annotations
+
+import weakref
+from typing import Callable
+
+
+class RemovableHandle:
+    """What `register_hook` returns; `remove()` unregisters the hook."""
+
+    def __init__(self, hooks: list, hook: Callable) -> None:
+        self._hooks = hooks
+        self._hook = hook
+
+    def remove(self) -> None:
+        if self._hook in self._hooks:
+            self._hooks.remove(self._hook)
+
+    def __enter__(self) -> "RemovableHandle":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.remove()
+
+
+def _hook_list(t) -> list:
+    if t._grad_fn is None:
+        if t._leaf_hooks is None:
+            t._leaf_hooks = []
+        return t._leaf_hooks
+    node = t._grad_fn
+    if node.tensor_hooks is None:
+        node.tensor_hooks = {}
+    return node.tensor_hooks.setdefault(t._output_nr, [])
+
+
+def register_tensor_hook(t, hook: Callable) -> RemovableHandle:
+    if not t.requires_grad:
+        raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+    hooks = _hook_list(t)
+    hooks.append(hook)
+    return RemovableHandle(hooks, hook)
+
+
+class RetainGrad:
+    """The hook behind `retain_grad()`: stores (and accumulates) a non-leaf's gradient in `.grad`."""
+
+    def __init__(self, t) -> None:
+        self._tensor = weakref.ref(t)
+
+    def __call__(self, grad) -> None:
+        t = self._tensor()
+        if t is None:
+            return None
+        if t._grad is None:
+            t._grad = grad.detach().clone() if not grad.requires_grad else grad
+        else:
+            t._grad = t._grad + grad
+        return None
+
+
+def retain_grad(t) -> None:
+    hooks = _hook_list(t)
+    if not any(isinstance(h, RetainGrad) for h in hooks):
+        hooks.append(RetainGrad(t))

@@ -1,0 +1,63 @@
+"""Matrix products and linear algebra as pure JAX functions.
+
+Products run in the input dtype with the highest precision XLA offers on the device, matching
+PyTorch's float32 results (XLA's default may use reduced-precision passes on GPU).
+"""
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+
+from .registry import Op
+
+_PRECISION = jax.lax.Precision.HIGHEST
+
+
+def _matmul(a, b):
+    return jnp.matmul(a, b, precision=_PRECISION)
+
+
+def _outer(a, b):
+    return jnp.outer(a, b)
+
+
+def _einsum(*operands, equation):
+    return jnp.einsum(equation, *operands, precision=_PRECISION)
+
+
+def _tensordot(a, b, axes):
+    return jnp.tensordot(a, b, axes=axes, precision=_PRECISION)
+
+
+def _addmm(bias, a, b, beta=1, alpha=1):
+    product = jnp.matmul(a, b, precision=_PRECISION)
+    return (bias if beta == 1 else beta * bias) + (product if alpha == 1 else alpha * product)
+
+
+def _linear(x, weight, bias=None):
+    out = jnp.matmul(x, weight.T, precision=_PRECISION)
+    return out if bias is None else out + bias
+
+
+def _linear_no_bias(x, weight):
+    return jnp.matmul(x, weight.T, precision=_PRECISION)
+
+
+def _solve(a, b):
+    return jnp.linalg.solve(a, b)
+
+
+MATMUL_NAMES = {"mm": "MmBackward0", "dot": "DotBackward0", "mv": "MvBackward0", "bmm": "BmmBackward0",
+                "vm": "SqueezeBackward4", "batched": "UnsafeViewBackward0"}
+MATMUL = {kind: Op("matmul", _matmul, grad_name=name, promote="none") for kind, name in MATMUL_NAMES.items()}
+OUTER = Op("outer", _outer, grad_name="MulBackward0")
+EINSUM = Op("einsum", _einsum, grad_name="UnsafeViewBackward0", promote="none")
+TENSORDOT = Op("tensordot", _tensordot, grad_name="UnsafeViewBackward0", promote="none")
+ADDMM = Op("addmm", _addmm, promote="none")
+LINEAR = Op("linear", _linear, grad_name="AddmmBackward0", promote="none")
+LINEAR_NO_BIAS = Op("linear", _linear_no_bias, grad_name="MmBackward0", promote="none")
+INV = Op("inv", jnp.linalg.inv, grad_name="LinalgInvExBackward0", promote="float")
+DET = Op("det", jnp.linalg.det, grad_name="LinalgDetBackward0", promote="float")
+SOLVE = Op("solve", _solve, grad_name="LinalgSolveExBackward0", promote="float")
+CHOLESKY = Op("cholesky", jnp.linalg.cholesky, grad_name="LinalgCholeskyExBackward0", promote="float")
+TRACE = Op("trace", jnp.trace, promote="none")

@@ -1,0 +1,103 @@
+"""The op protocol: a pure JAX function plus a little metadata, compiled once per signature.
+
+An `Op` knows nothing of Tensor. A `Kernel` is an op bound to its static arguments (dim,
+keepdim, ...) and the dtype its inputs are cast to; kernels are cached, so each signature is
+traced once and `jax.jit` reuses the executable for every later call with the same shapes.
+Derivatives are `jax.vjp` of the same function: there is no derivative table.
+"""
+from __future__ import annotations
+
+import collections
+import functools
+from typing import Callable
+
+import jax
+import numpy as np
+
+# How many times each op has been traced (compiled); a test reads it to prove reuse.
+TRACE_COUNTS: collections.Counter = collections.Counter()
+
+# What PyTorch saves for backward, which decides when an in-place change is an error.
+SAVES_INPUTS, SAVES_RESULT, SAVES_NOTHING = "inputs", "result", "nothing"
+
+
+class Op:
+    """One operation: `fn(*arrays, **static)` and how PyTorch presents it."""
+
+    __slots__ = ("name", "fn", "grad_name", "saves", "promote", "promote_from", "_kernels")
+
+    def __init__(self, name: str, fn: Callable, *, grad_name: str | None = None, saves: str = SAVES_INPUTS,
+                 promote: str = "common", promote_from: int = 0) -> None:
+        """promote: 'common' (PyTorch's result type), 'float' (ints become the default float) or 'none';
+        it applies to inputs from position `promote_from` on (e.g. `where` leaves its condition alone)."""
+        self.name = name
+        self.fn = fn
+        self.grad_name = grad_name or _default_grad_name(name)
+        self.saves = saves
+        self.promote = promote
+        self.promote_from = promote_from
+        self._kernels: dict = {}
+
+    def kernel(self, static: tuple = (), cast=None, out_cast=None) -> "Kernel":
+        """The cached kernel for these static arguments (sorted key/value pairs) and dtype casts."""
+        key = (static, cast, out_cast)
+        found = self._kernels.get(key)
+        if found is None:
+            found = self._kernels[key] = Kernel(self, static, cast, out_cast)
+        return found
+
+    def __repr__(self) -> str:
+        return f"Op({self.name})"
+
+
+def _default_grad_name(name: str) -> str:
+    return "".join(part.capitalize() for part in name.strip("_").split("_")) + "Backward0"
+
+
+class Kernel:
+    """An op with its static arguments bound: a pure function and its compiled forms."""
+
+    __slots__ = ("op", "static", "cast", "fn", "jit", "_vjp")
+
+    def __init__(self, op: Op, static: tuple, cast, out_cast) -> None:
+        self.op = op
+        self.static = static
+        self.cast = cast
+        self.fn = _bind(op.fn, dict(static), cast, out_cast, op.promote_from)
+        self.jit = jax.jit(_counting(self.fn, op.name))
+        self._vjp = None
+
+    @property
+    def vjp(self) -> Callable:
+        """Compiled `(primals, cotangents) -> input cotangents` for one-node-at-a-time backward."""
+        if self._vjp is None:
+            fn, name = self.fn, self.op.name + ".vjp"
+
+            def pullback(primals, cotangents):
+                return jax.vjp(fn, *primals)[1](cotangents)
+
+            self._vjp = jax.jit(_counting(pullback, name))
+        return self._vjp
+
+
+def _bind(fn: Callable, static: dict, cast, out_cast, promote_from: int) -> Callable:
+    """The op as a function of arrays alone: static arguments bound, promoted inputs cast."""
+    if cast is None and out_cast is None:
+        return functools.partial(fn, **static) if static else fn
+
+    def cast_then_run(*arrays):
+        if cast is not None:
+            arrays = arrays[:promote_from] + tuple(a if a.dtype == cast else a.astype(cast)
+                                                   for a in arrays[promote_from:])
+        result = fn(*arrays, **static)
+        return result if out_cast is None else result.astype(out_cast)
+
+    return cast_then_run
+
+
+def _counting(fn: Callable, name: str) -> Callable:
+    def traced(*args):
+        TRACE_COUNTS[name] += 1
+        return fn(*args)
+
+    return traced

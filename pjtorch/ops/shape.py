@@ -1,0 +1,216 @@
+"""Shape ops that copy (concatenation, flips, repeats, triangles, sorting) and indexing ops, as pure JAX functions."""
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+
+from .registry import Op, SAVES_NOTHING
+
+
+def _cat(*arrays, dim):
+    return jnp.concatenate(arrays, axis=dim)
+
+
+def _stack(*arrays, dim):
+    return jnp.stack(arrays, axis=dim)
+
+
+def _clone(x):
+    return jnp.array(x, copy=True)
+
+
+def _to_dtype(x, dtype):
+    return x.astype(dtype)
+
+
+def _copy_into(dst, src):
+    """copy_: the source broadcast to the destination's shape and cast to its dtype."""
+    return jnp.broadcast_to(src.astype(dst.dtype), dst.shape)
+
+
+def _fill(dst, value):
+    return jnp.broadcast_to(value.astype(dst.dtype), dst.shape)
+
+
+def _repeat(x, repeats):
+    lead = len(repeats) - x.ndim
+    x = x.reshape((1,) * lead + x.shape)
+    return jnp.tile(x, repeats)
+
+
+def _repeat_interleave(x, repeats, dim):
+    if dim is None:
+        return jnp.repeat(x.reshape(-1), repeats)
+    return jnp.repeat(x, repeats, axis=dim)
+
+
+def _sort(x, dim, descending=False, stable=False):
+    keys = -x if descending and not jnp.issubdtype(x.dtype, jnp.bool_) else x
+    if descending and x.dtype == jnp.bool_:
+        keys = jnp.logical_not(x)
+    order = jnp.argsort(keys, axis=dim, stable=True)
+    return jnp.take_along_axis(x, order, axis=dim), order.astype(jnp.int64)
+
+
+def _topk(x, k, dim, largest=True, sorted=True):
+    moved = jnp.moveaxis(x, dim, -1)
+    values, indices = jax.lax.top_k(moved if largest else -moved, k)
+    if not largest:
+        values = -values
+    return jnp.moveaxis(values, -1, dim), jnp.moveaxis(indices, -1, dim).astype(jnp.int64)
+
+
+def _kthvalue(x, k, dim, keepdim=False):
+    values, indices = _sort(x, dim)
+    pick = jnp.array([k - 1])
+    values = jnp.take(values, pick, axis=dim)
+    indices = jnp.take(indices, pick, axis=dim)
+    if not keepdim:
+        values, indices = jnp.squeeze(values, dim), jnp.squeeze(indices, dim)
+    return values, indices
+
+
+def _gather(x, index, dim):
+    return jnp.take_along_axis(x, index, axis=dim, mode="clip")
+
+
+def _axis_indices(index, dim):
+    """Full index arrays addressing x at `index` along `dim` and at each position elsewhere."""
+    grids = jnp.meshgrid(*[jnp.arange(s) for s in index.shape], indexing="ij")
+    grids[dim] = index
+    return tuple(grids)
+
+
+def _scatter(x, dim, index, src):
+    src = jnp.broadcast_to(src, index.shape) if src.ndim == 0 else src[tuple(slice(0, s) for s in index.shape)]
+    return x.at[_axis_indices(index, dim)].set(src.astype(x.dtype))
+
+
+def _scatter_add(x, dim, index, src):
+    src = src[tuple(slice(0, s) for s in index.shape)]
+    return x.at[_axis_indices(index, dim)].add(src.astype(x.dtype))
+
+
+def _scatter_reduce(x, dim, index, src, reduce, include_self=True):
+    src = src[tuple(slice(0, s) for s in index.shape)].astype(x.dtype)
+    where = _axis_indices(index, dim)
+    if reduce == "sum":
+        return x.at[where].add(src) if include_self else x.at[where].set(0).at[where].add(src)
+    if reduce == "prod":
+        return x.at[where].multiply(src) if include_self else x.at[where].set(1).at[where].multiply(src)
+    if reduce == "amax":
+        return x.at[where].max(src)
+    if reduce == "amin":
+        return x.at[where].min(src)
+    if reduce == "mean":
+        total = x.at[where].add(src) if include_self else x.at[where].set(0).at[where].add(src)
+        count = jnp.ones_like(x).at[where].add(jnp.ones_like(src)) if include_self else \
+            jnp.zeros_like(x).at[where].add(jnp.ones_like(src))
+        mean = total / jnp.maximum(count, 1)
+        return mean.astype(x.dtype) if jnp.issubdtype(x.dtype, jnp.inexact) else (total // jnp.maximum(count, 1))
+    raise ValueError(f"reduce argument must be either sum, prod, mean, amax or amin, got {reduce}")
+
+
+def _index_select(x, index, dim):
+    return jnp.take(x, index, axis=dim)
+
+
+def _index_add(x, index, source, dim, alpha=1):
+    moved = jnp.moveaxis(x, dim, 0)
+    added = moved.at[index].add(jnp.moveaxis(source, dim, 0) * alpha)
+    return jnp.moveaxis(added, 0, dim)
+
+
+def _index_copy(x, index, source, dim):
+    moved = jnp.moveaxis(x, dim, 0)
+    return jnp.moveaxis(moved.at[index].set(jnp.moveaxis(source, dim, 0)), 0, dim)
+
+
+def _index_fill(x, index, value, dim):
+    moved = jnp.moveaxis(x, dim, 0)
+    return jnp.moveaxis(moved.at[index].set(value.astype(x.dtype)), 0, dim)
+
+
+def _take(x, index):
+    return jnp.take(x.reshape(-1), index, mode="clip")
+
+
+def _masked_fill(x, mask, value):
+    return jnp.where(mask, value.astype(x.dtype), x)
+
+
+def _masked_scatter(x, mask, source):
+    mask = jnp.broadcast_to(mask, x.shape)
+    positions = jnp.cumsum(mask.reshape(-1)) - 1
+    picked = source.reshape(-1)[jnp.clip(positions, 0, source.size - 1)].reshape(x.shape)
+    return jnp.where(mask, picked.astype(x.dtype), x)
+
+
+def _index_key(spec: tuple, indices) -> tuple:
+    """The NumPy index for a static spec: 'i' takes the next index array, ('slice', a, b, c) a slice, None an axis."""
+    arrays = iter(indices)
+    key = []
+    for part in spec:
+        if part == "i":
+            key.append(next(arrays))
+        elif isinstance(part, tuple):
+            key.append(slice(*part[1:]))
+        else:
+            key.append(part)
+    return tuple(key)
+
+
+def _advanced_index(x, *indices, spec):
+    return x[_index_key(spec, indices)]
+
+
+def _index_put(x, *values_and_indices, spec, accumulate=False):
+    values, indices = values_and_indices[0], values_and_indices[1:]
+    key = _index_key(spec, indices)
+    values = values.astype(x.dtype)
+    return x.at[key].add(values) if accumulate else x.at[key].set(values)
+
+
+def _tril(x, diagonal=0):
+    return jnp.tril(x, diagonal)
+
+
+def _triu(x, diagonal=0):
+    return jnp.triu(x, diagonal)
+
+
+def _pad(x, pad_width, mode="constant", value=0.0):
+    if mode == "constant":
+        return jnp.pad(x, pad_width, mode="constant", constant_values=value)
+    return jnp.pad(x, pad_width, mode={"replicate": "edge", "reflect": "reflect", "circular": "wrap"}[mode])
+
+
+CAT = Op("cat", _cat, saves=SAVES_NOTHING)
+STACK = Op("stack", _stack, saves=SAVES_NOTHING)
+CLONE = Op("clone", _clone, saves=SAVES_NOTHING, promote="none")
+TO_DTYPE = Op("to", _to_dtype, grad_name="ToCopyBackward0", saves=SAVES_NOTHING, promote="none")
+COPY = Op("copy_", _copy_into, grad_name="CopyBackwards", saves=SAVES_NOTHING, promote="none")
+FILL = Op("fill_", _fill, grad_name="FillBackward0", saves=SAVES_NOTHING, promote="none")
+FLIP = Op("flip", lambda x, dims: jnp.flip(x, dims), saves=SAVES_NOTHING, promote="none")
+ROLL = Op("roll", lambda x, shifts, dims: jnp.roll(x, shifts, dims), saves=SAVES_NOTHING, promote="none")
+REPEAT = Op("repeat", _repeat, saves=SAVES_NOTHING, promote="none")
+REPEAT_INTERLEAVE = Op("repeat_interleave", _repeat_interleave, grad_name="IndexSelectBackward0", promote="none")
+SORT = Op("sort", _sort, promote="none")
+TOPK = Op("topk", _topk, promote="none")
+KTHVALUE = Op("kthvalue", _kthvalue, promote="none")
+GATHER = Op("gather", _gather, promote="none")
+SCATTER = Op("scatter", _scatter, promote="none")
+SCATTER_ADD = Op("scatter_add", _scatter_add, promote="none")
+SCATTER_REDUCE = Op("scatter_reduce", _scatter_reduce, grad_name="ScatterReduceBackward0", promote="none")
+INDEX_SELECT = Op("index_select", _index_select, promote="none")
+INDEX_ADD = Op("index_add", _index_add, promote="none")
+INDEX_COPY = Op("index_copy", _index_copy, promote="none")
+INDEX_FILL = Op("index_fill", _index_fill, promote="none")
+TAKE = Op("take", _take, promote="none")
+MASKED_FILL = Op("masked_fill", _masked_fill, promote="none")
+MASKED_SCATTER = Op("masked_scatter", _masked_scatter, promote="none")
+INDEX = Op("index", _advanced_index, grad_name="IndexBackward0", promote="none")
+INDEX_PUT = Op("index_put", _index_put, grad_name="IndexPutBackward0", promote="none")
+TRIL = Op("tril", _tril, saves=SAVES_NOTHING, promote="none")
+TRIU = Op("triu", _triu, saves=SAVES_NOTHING, promote="none")
+PAD = Op("pad", _pad, grad_name="ConstantPadNdBackward0", promote="none")

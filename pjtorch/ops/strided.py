@@ -1,0 +1,93 @@
+"""Reading and writing a strided window of a flat buffer, as pure JAX functions.
+
+A view is PyTorch's (shape, stride, offset) over its base's row-major buffer. Reads lower to
+slices, reshapes and a transpose where the layout allows (every non-overlapping layout does),
+so XLA sees cheap data movement rather than a gather; writes scatter at the view's positions.
+"""
+from __future__ import annotations
+
+import functools
+import math
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+
+def contiguous_strides(shape: tuple) -> tuple:
+    strides, running = [], 1
+    for size in reversed(shape):
+        strides.append(running)
+        running *= max(size, 1)
+    return tuple(reversed(strides))
+
+
+def positions(shape: tuple, stride: tuple, offset: int) -> np.ndarray:
+    """The flat buffer index of every element of the view, in row-major order."""
+    index = np.full(shape, offset, dtype=np.int64)
+    for dim, (size, step) in enumerate(zip(shape, stride)):
+        axis_shape = [1] * len(shape)
+        axis_shape[dim] = size
+        index = index + (np.arange(size, dtype=np.int64) * step).reshape(axis_shape)
+    return index
+
+
+def _slice_plan(shape: tuple, stride: tuple):
+    """Dims ordered by decreasing stride, if they nest without overlap; else None."""
+    moving = [d for d in range(len(shape)) if shape[d] > 1 and stride[d] != 0]
+    order = sorted(moving, key=lambda d: -stride[d])
+    inner_extent = 1
+    for d in reversed(order):
+        if stride[d] < inner_extent:
+            return None
+        inner_extent += (shape[d] - 1) * stride[d]
+    return order
+
+
+def read(base, shape: tuple, stride: tuple, offset: int):
+    """The view's values, given its base's array (any shape; its row-major buffer is what counts)."""
+    flat = base.reshape(-1)
+    if math.prod(shape) == 0:
+        return jnp.zeros(shape, flat.dtype)
+    order = _slice_plan(shape, stride)
+    if order is None:
+        return flat[positions(shape, stride, offset)]
+    block = flat[offset:]
+    for d in order:
+        need = shape[d] * stride[d]
+        block = _fit_last_axis(block, need).reshape(block.shape[:-1] + (shape[d], stride[d]))
+    if order:
+        block = jnp.transpose(block[..., 0], np.argsort(order))
+    else:
+        block = block[:1].reshape(())
+    expanded = block.reshape(tuple(shape[d] if d in order else 1 for d in range(len(shape))))
+    return jnp.broadcast_to(expanded, shape)
+
+
+def _fit_last_axis(block, length: int):
+    """Cut or zero-pad the last axis to `length` (padding is never selected by a non-overlapping view)."""
+    have = block.shape[-1]
+    if have >= length:
+        return block[..., :length]
+    pad = [(0, 0)] * (block.ndim - 1) + [(0, length - have)]
+    return jnp.pad(block, pad)
+
+
+def write(base, values, shape: tuple, stride: tuple, offset: int):
+    """The base's array with the view's positions set to `values` (broadcast to the view's shape)."""
+    flat = base.reshape(-1)
+    if math.prod(shape) == 0:
+        return base
+    index = positions(shape, stride, offset).reshape(-1)
+    filled = jnp.broadcast_to(values.astype(flat.dtype), shape).reshape(-1)
+    return flat.at[index].set(filled, unique_indices=True).reshape(base.shape)
+
+
+@functools.lru_cache(maxsize=None)
+def compiled_read(shape: tuple, stride: tuple, offset: int):
+    return jax.jit(functools.partial(read, shape=shape, stride=stride, offset=offset))
+
+
+@functools.lru_cache(maxsize=None)
+def compiled_write(shape: tuple, stride: tuple, offset: int):
+    return jax.jit(functools.partial(write, shape=shape, stride=stride, offset=offset))

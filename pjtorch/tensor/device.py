@@ -1,0 +1,115 @@
+"""`torch.device` and the mapping from PyTorch device names to JAX devices.
+
+PyTorch's `cuda` is JAX's `gpu` platform; `cpu` is JAX's CPU. Indices follow JAX's device order.
+"""
+from __future__ import annotations
+
+import functools
+
+import jax
+
+_TYPES = ("cpu", "cuda", "mps", "meta", "xla")
+
+
+class device:
+    """A device as PyTorch names it: `device(type='cuda', index=0)`, printed as `cuda:0`."""
+
+    __slots__ = ("type", "index")
+
+    def __init__(self, type: "str | device | int", index: int | None = None) -> None:
+        if isinstance(type, device):
+            self.type, self.index = type.type, type.index
+            return
+        if isinstance(type, int):
+            self.type, self.index = "cuda", type
+            return
+        if not isinstance(type, str):
+            raise TypeError(f"device() received an invalid combination of arguments - got ({_typename(type)})")
+        name, _, suffix = type.partition(":")
+        if name not in _TYPES or (suffix and not suffix.isdigit()):
+            raise RuntimeError(
+                "Expected one of cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, maia, "
+                f"xla, lazy, vulkan, mps, meta, hpu, mtia, privateuseone device type at start of device string: {type}"
+            )
+        if suffix and index is not None:
+            raise RuntimeError(f"type (string) must not include an index because index was passed explicitly: {type}")
+        self.type = name
+        self.index = int(suffix) if suffix else index
+
+    def __str__(self) -> str:
+        return self.type if self.index is None else f"{self.type}:{self.index}"
+
+    def __repr__(self) -> str:
+        if self.index is None:
+            return f"device(type='{self.type}')"
+        return f"device(type='{self.type}', index={self.index})"
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, str):
+            other = device(other)
+        return isinstance(other, device) and (self.type, self.index) == (other.type, other.index)
+
+    def __hash__(self) -> int:
+        return hash((self.type, self.index))
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        return None
+
+
+def _typename(value: object) -> str:
+    return type(value).__name__
+
+
+CPU = device("cpu")
+
+
+@functools.lru_cache(maxsize=None)
+def gpu_devices() -> tuple:
+    try:
+        return tuple(jax.devices("gpu"))
+    except RuntimeError:
+        return ()
+
+
+@functools.lru_cache(maxsize=None)
+def cpu_device():
+    return jax.devices("cpu")[0]
+
+
+def normalize(spec: "str | device | int | None") -> device:
+    """A concrete device (CUDA gets its current index) from anything PyTorch accepts."""
+    if spec is None:
+        return CPU
+    found = spec if isinstance(spec, device) else device(spec)
+    if found.type == "cuda" and found.index is None:
+        return device("cuda", 0)
+    if found.type == "cpu" and found.index is not None:
+        return CPU
+    return found
+
+
+def to_jax(target: device):
+    """The JAX device behind a PyTorch device; raises as PyTorch does where it does not exist."""
+    if target.type == "cpu":
+        return cpu_device()
+    if target.type == "cuda":
+        gpus = gpu_devices()
+        if not gpus:
+            raise AssertionError("Torch not compiled with CUDA enabled")
+        if target.index >= len(gpus):
+            raise RuntimeError(
+                "CUDA error: invalid device ordinal\nCUDA kernel errors might be asynchronously reported at some "
+                "other API call, so the stacktrace below might be incorrect."
+            )
+        return gpus[target.index]
+    raise RuntimeError(f"pjtorch has no backend for device type '{target.type}'")
+
+
+def of_jax(jax_device) -> device:
+    """The PyTorch device of a JAX device."""
+    if jax_device.platform == "cpu":
+        return CPU
+    return device("cuda", gpu_devices().index(jax_device))

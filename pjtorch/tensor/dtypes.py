@@ -1,0 +1,217 @@
+"""PyTorch's dtypes, their JAX counterparts, and PyTorch's type-promotion rules.
+
+Promotion works by *category* (bool < integer < floating < complex): dimensioned tensors
+decide the result unless a 0-dim tensor or a Python scalar belongs to a higher category.
+"""
+from __future__ import annotations
+
+import builtins
+import threading
+
+import jax.numpy as jnp
+import numpy as np
+
+BOOL, INTEGER, FLOATING, COMPLEX = range(4)
+
+
+class dtype:
+    """A PyTorch dtype: prints as `torch.float32` and maps to one JAX dtype."""
+
+    __slots__ = ("name", "jax", "itemsize", "category", "is_signed")
+
+    def __init__(self, name: str, jax_dtype, category: int, is_signed: bool) -> None:
+        self.name = name
+        self.jax = np.dtype(jax_dtype)
+        self.itemsize = self.jax.itemsize
+        self.category = category
+        self.is_signed = is_signed
+
+    @property
+    def is_floating_point(self) -> bool:
+        return self.category == FLOATING
+
+    @property
+    def is_complex(self) -> bool:
+        return self.category == COMPLEX
+
+    @property
+    def to_real(self) -> "dtype":
+        return {complex64: float32, complex128: float64}.get(self, self)
+
+    @property
+    def to_complex(self) -> "dtype":
+        return {float64: complex128}.get(self, complex64) if self.category != COMPLEX else self
+
+    def __repr__(self) -> str:
+        return f"torch.{self.name}"
+
+    def __reduce__(self):
+        return (_by_name, (self.name,))
+
+
+bool = dtype("bool", np.bool_, BOOL, False)
+uint8 = dtype("uint8", np.uint8, INTEGER, False)
+int8 = dtype("int8", np.int8, INTEGER, True)
+int16 = dtype("int16", np.int16, INTEGER, True)
+int32 = dtype("int32", np.int32, INTEGER, True)
+int64 = dtype("int64", np.int64, INTEGER, True)
+float16 = dtype("float16", np.float16, FLOATING, True)
+bfloat16 = dtype("bfloat16", jnp.bfloat16, FLOATING, True)
+float32 = dtype("float32", np.float32, FLOATING, True)
+float64 = dtype("float64", np.float64, FLOATING, True)
+complex64 = dtype("complex64", np.complex64, COMPLEX, True)
+complex128 = dtype("complex128", np.complex128, COMPLEX, True)
+
+ALL = (bool, uint8, int8, int16, int32, int64, float16, bfloat16, float32, float64, complex64, complex128)
+_BY_NAME = {d.name: d for d in ALL}
+_BY_JAX = {d.jax: d for d in ALL}
+
+
+def _by_name(name: str) -> dtype:
+    return _BY_NAME[name]
+
+
+def from_jax(jax_dtype) -> dtype:
+    """The PyTorch dtype of a JAX/NumPy dtype (NumPy's unsupported ones raise TypeError)."""
+    try:
+        return _BY_JAX[np.dtype(jax_dtype)]
+    except KeyError:
+        raise TypeError(
+            f"can't convert np.ndarray of type numpy.{np.dtype(jax_dtype).name}. The only supported types are: "
+            "float64, float32, float16, complex64, complex128, int64, int32, int16, int8, uint8, and bool."
+        ) from None
+
+
+class _DefaultDtype(threading.local):
+    value = float32
+
+
+_default = _DefaultDtype()
+
+
+def get_default_dtype() -> dtype:
+    return _default.value
+
+
+def set_default_dtype(d: dtype) -> None:
+    if not isinstance(d, dtype) or d.category != FLOATING:
+        raise TypeError("only floating-point types are supported as the default type")
+    _default.value = d
+
+
+def default_for_category(category: int) -> dtype:
+    """The dtype PyTorch gives a Python scalar of this category."""
+    if category == FLOATING:
+        return _default.value
+    if category == COMPLEX:
+        return complex128 if _default.value is float64 else complex64
+    return int64 if category == INTEGER else bool
+
+
+def scalar_category(value) -> int:
+    if isinstance(value, builtins.bool):
+        return BOOL
+    if isinstance(value, builtins.int):
+        return INTEGER
+    if isinstance(value, builtins.float):
+        return FLOATING
+    if isinstance(value, builtins.complex):
+        return COMPLEX
+    raise TypeError(f"unsupported scalar type {type(value).__name__}")
+
+
+_PROMOTE_CACHE: dict = {}
+
+
+def promote_types(a: dtype, b: dtype) -> dtype:
+    """PyTorch's pairwise promotion (torch.promote_types)."""
+    key = (a, b)
+    found = _PROMOTE_CACHE.get(key)
+    if found is None:
+        found = _PROMOTE_CACHE[key] = _promote_uncached(a, b)
+    return found
+
+
+def _promote_uncached(a: dtype, b: dtype) -> dtype:
+    if a is b:
+        return a
+    if a.category != b.category:
+        high, low = (a, b) if a.category > b.category else (b, a)
+        if high.category == COMPLEX and low in (float64,):
+            return complex128
+        return high
+    if a.category == FLOATING and {a, b} == {float16, bfloat16}:
+        return float32
+    if a.category == INTEGER and (a is uint8 or b is uint8):
+        other = b if a is uint8 else a
+        return int16 if other is int8 else other
+    return a if a.itemsize >= b.itemsize else b
+
+
+def result_type(tensor_dtypes: list, zero_dim_dtypes: list, scalars: list) -> dtype:
+    """The dtype of an elementwise op over dimensioned tensors, 0-dim tensors and Python scalars."""
+    result = None
+    for d in tensor_dtypes:
+        result = d if result is None else promote_types(result, d)
+    zero_dim = None
+    for d in zero_dim_dtypes:
+        zero_dim = d if zero_dim is None else promote_types(zero_dim, d)
+    if zero_dim is not None and (result is None or zero_dim.category > result.category):
+        result = zero_dim if result is None or zero_dim.category != COMPLEX or result.category != FLOATING \
+            else promote_types(result.to_complex, zero_dim)
+    if scalars:
+        category = max(scalar_category(s) for s in scalars)
+        if result is None:
+            result = default_for_category(category)
+        elif category > result.category:
+            if category == COMPLEX and result.category == FLOATING:
+                result = result.to_complex
+            else:
+                result = default_for_category(category)
+    return result
+
+
+class finfo:
+    """Machine limits of a floating dtype, with PyTorch's attribute names."""
+
+    def __init__(self, type: dtype | None = None) -> None:
+        type = type or get_default_dtype()
+        info = jnp.finfo(type.jax)
+        self.dtype = type.name
+        self.bits = info.bits
+        self.eps = builtins.float(info.eps)
+        self.max = builtins.float(info.max)
+        self.min = builtins.float(info.min)
+        self.tiny = self.smallest_normal = builtins.float(info.tiny)
+        self.resolution = builtins.float(info.resolution)
+
+    def __repr__(self) -> str:
+        return (f"finfo(resolution={self.resolution}, min={self.min:g}, max={self.max:g}, eps={self.eps:g}, "
+                f"smallest_normal={self.tiny:g}, tiny={self.tiny:g}, dtype={self.dtype})")
+
+
+class iinfo:
+    """Machine limits of an integer dtype, with PyTorch's attribute names."""
+
+    def __init__(self, type: dtype) -> None:
+        info = np.iinfo(type.jax) if type is not bool else None
+        if info is None:
+            raise TypeError("torch.bool is not supported by torch.iinfo")
+        self.dtype = type.name
+        self.bits = info.bits
+        self.max = builtins.int(info.max)
+        self.min = builtins.int(info.min)
+
+    def __repr__(self) -> str:
+        return f"iinfo(min={self.min}, max={self.max}, dtype={self.dtype})"
+
+# The legacy tensor type names PyTorch still uses in messages and `Tensor.type()`.
+LEGACY_NAMES = {
+    bool: "BoolTensor", uint8: "ByteTensor", int8: "CharTensor", int16: "ShortTensor", int32: "IntTensor",
+    int64: "LongTensor", float16: "HalfTensor", bfloat16: "BFloat16Tensor", float32: "FloatTensor",
+    float64: "DoubleTensor", complex64: "ComplexFloatTensor", complex128: "ComplexDoubleTensor",
+}
+
+half, float, double = float16, float32, float64
+short, int, long = int16, int32, int64
+cfloat, cdouble = complex64, complex128

@@ -1,0 +1,216 @@
+"""Binds the functional API onto Tensor as methods and operators, in one table-driven place."""
+from __future__ import annotations
+
+from . import dtypes, factories, functions, indexing, random, views
+from .functions import BINARY_FUNCTIONS, UNARY_FUNCTIONS, as_operand
+from .tensor import Tensor
+
+
+def _method(fn):
+    def method(self, *args, **kwargs):
+        return fn(self, *args, **kwargs)
+
+    method.__name__ = getattr(fn, "__name__", "method")
+    method.__doc__ = getattr(fn, "__doc__", None)
+    return method
+
+
+def _reflected(fn):
+    """`2 - t` -> fn(2, t): the scalar is the left operand."""
+    def method(self, other):
+        try:
+            other = as_operand(other)
+        except TypeError:
+            return NotImplemented
+        return fn(other, self)
+
+    return method
+
+
+def _forward(fn):
+    def method(self, other):
+        try:
+            other = as_operand(other)
+        except TypeError:
+            return NotImplemented
+        return fn(self, other)
+
+    return method
+
+
+def _inplace_operator(fn):
+    def method(self, other):
+        fn(self, as_operand(other))
+        return self
+
+    return method
+
+
+_NAMED = {
+    **{name: fn for name, fn in UNARY_FUNCTIONS.items()},
+    **{name: fn for name, fn in BINARY_FUNCTIONS.items()},
+    "add": functions.add, "sub": functions.sub, "subtract": functions.sub, "div": functions.div,
+    "divide": functions.div, "multiply": BINARY_FUNCTIONS["mul"], "pow": functions.pow, "pow_": functions.pow_,
+    "clamp": functions.clamp, "clamp_": functions.clamp_, "clip": functions.clamp, "clip_": functions.clamp_,
+    "clamp_min": functions.clamp_min, "clamp_max": functions.clamp_max, "round": functions.round,
+    "lerp": functions.lerp, "addcmul": functions.addcmul, "addcdiv": functions.addcdiv,
+    "float_power": functions.float_power,
+    "sum": functions.sum, "nansum": functions.nansum, "prod": functions.prod, "mean": functions.mean,
+    "nanmean": functions.nanmean, "max": functions.max, "min": functions.min, "amax": functions.amax,
+    "amin": functions.amin, "aminmax": functions.aminmax, "argmax": functions.argmax, "argmin": functions.argmin,
+    "std": functions.std, "var": functions.var, "norm": functions.norm, "all": functions.all, "any": functions.any,
+    "logsumexp": functions.logsumexp, "cumsum": functions.cumsum, "cumprod": functions.cumprod,
+    "cummax": functions.cummax, "cummin": functions.cummin, "logcumsumexp": functions.logcumsumexp,
+    "softmax": functions.softmax, "log_softmax": functions.log_softmax, "count_nonzero": functions.count_nonzero,
+    "median": functions.median,
+    "matmul": functions.matmul, "mm": functions.mm, "bmm": functions.bmm, "mv": functions.mv, "dot": functions.dot,
+    "outer": functions.outer, "ger": functions.outer, "addmm": functions.addmm,
+    "clone": functions.clone, "contiguous": functions.contiguous, "copy_": functions.copy_, "fill_": functions.fill_,
+    "zero_": functions.zero_, "flip": functions.flip, "fliplr": functions.fliplr, "flipud": functions.flipud,
+    "roll": functions.roll, "repeat": functions.repeat, "tile": functions.tile,
+    "repeat_interleave": functions.repeat_interleave, "tril": functions.tril, "triu": functions.triu,
+    "tril_": functions.tril_, "triu_": functions.triu_, "sort": functions.sort, "argsort": functions.argsort,
+    "topk": functions.topk, "kthvalue": functions.kthvalue,
+    "gather": functions.gather, "scatter": functions.scatter, "scatter_": functions.scatter_,
+    "scatter_add": functions.scatter_add, "scatter_add_": functions.scatter_add_,
+    "scatter_reduce": functions.scatter_reduce, "index_select": functions.index_select,
+    "index_add": functions.index_add, "index_add_": functions.index_add_, "index_copy": functions.index_copy,
+    "index_copy_": functions.index_copy_, "index_fill": functions.index_fill, "index_fill_": functions.index_fill_,
+    "take": functions.take, "take_along_dim": functions.take_along_dim, "masked_fill": functions.masked_fill,
+    "masked_fill_": functions.masked_fill_, "masked_select": functions.masked_select,
+    "masked_scatter": functions.masked_scatter, "nonzero": functions.nonzero, "argwhere": functions.argwhere,
+    "unique": functions.unique, "allclose": functions.allclose, "isclose": functions.isclose,
+    "equal": functions.equal, "index_put_": indexing.index_put_, "index_put": indexing.index_put,
+    "view": views.view, "reshape": views.reshape, "view_as": views.view_as, "reshape_as": views.reshape_as,
+    "flatten": views.flatten, "unflatten": views.unflatten, "permute": views.permute,
+    "transpose": views.transpose, "swapaxes": views.transpose, "swapdims": views.transpose, "t": views.t_,
+    "movedim": views.movedim, "moveaxis": views.movedim, "squeeze": views.squeeze, "unsqueeze": views.unsqueeze,
+    "select": views.select, "narrow": views.narrow, "expand": views.expand, "expand_as": views.expand_as,
+    "broadcast_to": views.broadcast_to, "diagonal": views.diagonal, "unfold": views.unfold,
+    "as_strided": views.as_strided, "unbind": views.unbind, "split": views.split, "chunk": views.chunk,
+    "tensor_split": views.tensor_split,
+    "to": factories.to,
+}
+
+for _name, _fn in _NAMED.items():
+    setattr(Tensor, _name, _method(_fn))
+
+
+def _where(self, condition, other):
+    return functions.where(condition, self, other)
+
+
+def _cast(dtype):
+    def method(self, memory_format=None):
+        return functions.to_dtype(self, dtype)
+
+    return method
+
+
+def _new_factory(fn):
+    def method(self, *size, dtype=None, device=None, requires_grad=False, **kwargs):
+        return fn(*size, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
+
+    return method
+
+
+def _new_tensor(self, data, dtype=None, device=None, requires_grad=False):
+    return factories.tensor(data, dtype=dtype or self.dtype, device=device or self.device,
+                            requires_grad=requires_grad)
+
+
+def _new_full(self, size, fill_value, dtype=None, device=None, requires_grad=False):
+    return factories.full(size, fill_value, dtype=dtype or self.dtype, device=device or self.device,
+                          requires_grad=requires_grad)
+
+
+def _cpu(self, memory_format=None):
+    return factories.to(self, "cpu")
+
+
+def _cuda(self, device=None, non_blocking=False, memory_format=None):
+    return factories.to(self, "cuda" if device is None else (f"cuda:{device}" if isinstance(device, int) else device))
+
+
+def _random_fill(kind):
+    def method(self, *params, generator=None, **named):
+        values = tuple(params) + tuple(named.values())
+        return random.fill_random_(self, kind, tuple(float(v) for v in values), generator)
+
+    return method
+
+
+def _random_(self, low=0, high=None, *, generator=None):
+    if high is None:
+        low, high = 0, low
+    drawn = random.randint(low, high, self.shape, dtype=self.dtype, device=self.device, generator=generator)
+    return self.copy_(drawn)
+
+
+def _bernoulli_(self, p=0.5, *, generator=None):
+    drawn = (random.rand(self.shape, device=self.device, generator=generator) < p).to(self.dtype)
+    return self.copy_(drawn)
+
+
+def _exponential_(self, lambd=1.0, *, generator=None):
+    uniform = random.rand(self.shape, device=self.device, generator=generator, dtype=self.dtype)
+    return self.copy_(-(1 - uniform).log() / lambd)
+
+
+_EXTRA = {
+    "where": _where,
+    "float": _cast(dtypes.float32), "double": _cast(dtypes.float64), "half": _cast(dtypes.float16),
+    "bfloat16": _cast(dtypes.bfloat16), "long": _cast(dtypes.int64), "int": _cast(dtypes.int32),
+    "short": _cast(dtypes.int16), "char": _cast(dtypes.int8), "byte": _cast(dtypes.uint8),
+    "bool": _cast(dtypes.bool), "cfloat": _cast(dtypes.complex64), "cdouble": _cast(dtypes.complex128),
+    "new_zeros": _new_factory(factories.zeros), "new_ones": _new_factory(factories.ones),
+    "new_empty": _new_factory(factories.empty), "new_tensor": _new_tensor, "new_full": _new_full,
+    "cpu": _cpu, "cuda": _cuda,
+    "uniform_": _random_fill("uniform"), "normal_": _random_fill("normal"), "random_": _random_,
+    "bernoulli_": _bernoulli_, "exponential_": _exponential_,
+    "__getitem__": indexing.getitem, "__setitem__": indexing.setitem,
+    "T": property(views.T), "mT": property(views.mT), "H": property(lambda self: views.T(self).conj()),
+    "mH": property(lambda self: views.mT(self).conj()),
+    "real": property(lambda self: UNARY_FUNCTIONS["positive"](self) if not self.is_complex() else
+                     Tensor._wrap(self._value().real, self.device)),
+    "imag": property(lambda self: Tensor._wrap(self._value().imag, self.device)),
+}
+for _name, _fn in _EXTRA.items():
+    setattr(Tensor, _name, _fn)
+
+# Operators: (dunder, function, reflected dunder or None, in-place dunder or None).
+_OPERATORS = (
+    ("__add__", functions.add, "__radd__", "__iadd__", "add_"),
+    ("__sub__", functions.sub, None, "__isub__", "sub_"),
+    ("__mul__", BINARY_FUNCTIONS["mul"], "__rmul__", "__imul__", "mul_"),
+    ("__truediv__", functions.div, "__rtruediv__", "__itruediv__", "div_"),
+    ("__floordiv__", BINARY_FUNCTIONS["floor_divide"], "__rfloordiv__", "__ifloordiv__", "floor_divide_"),
+    ("__mod__", BINARY_FUNCTIONS["remainder"], "__rmod__", "__imod__", "remainder_"),
+    ("__pow__", functions.pow, "__rpow__", "__ipow__", "pow_"),
+    ("__and__", BINARY_FUNCTIONS["bitwise_and"], "__rand__", "__iand__", "bitwise_and_"),
+    ("__or__", BINARY_FUNCTIONS["bitwise_or"], "__ror__", "__ior__", "bitwise_or_"),
+    ("__xor__", BINARY_FUNCTIONS["bitwise_xor"], "__rxor__", "__ixor__", "bitwise_xor_"),
+    ("__lshift__", BINARY_FUNCTIONS["bitwise_left_shift"], "__rlshift__", "__ilshift__", "bitwise_left_shift_"),
+    ("__rshift__", BINARY_FUNCTIONS["bitwise_right_shift"], "__rrshift__", "__irshift__", "bitwise_right_shift_"),
+    ("__eq__", BINARY_FUNCTIONS["eq"], None, None, None),
+    ("__ne__", BINARY_FUNCTIONS["ne"], None, None, None),
+    ("__lt__", BINARY_FUNCTIONS["lt"], None, None, None),
+    ("__le__", BINARY_FUNCTIONS["le"], None, None, None),
+    ("__gt__", BINARY_FUNCTIONS["gt"], None, None, None),
+    ("__ge__", BINARY_FUNCTIONS["ge"], None, None, None),
+)
+for _dunder, _fn, _reflected_name, _inplace_name, _method_name in _OPERATORS:
+    setattr(Tensor, _dunder, _forward(_fn))
+    if _reflected_name:
+        setattr(Tensor, _reflected_name, _reflected(_fn))
+    if _inplace_name:
+        setattr(Tensor, _inplace_name, _inplace_operator(getattr(Tensor, _method_name)))
+
+Tensor.__rsub__ = _forward(functions.rsub)
+Tensor.__matmul__ = _forward(functions.matmul)
+Tensor.__rmatmul__ = _reflected(functions.matmul)
+Tensor.__imatmul__ = lambda self, other: self.copy_(functions.matmul(self, other))
+Tensor.__neg__ = lambda self: UNARY_FUNCTIONS["neg"](self)
+Tensor.__pos__ = lambda self: self
+Tensor.__abs__ = lambda self: UNARY_FUNCTIONS["abs"](self)
+Tensor.__invert__ = lambda self: UNARY_FUNCTIONS["bitwise_not"](self)

@@ -1,0 +1,59 @@
+"""Storage: the mutable box around a base tensor's immutable jax.Array.
+
+Mutation replaces the array and bumps the version counter that autograd checks. Views and
+`detach()` share their base's Storage. A CPU storage that NumPy shares (`from_numpy`,
+`.numpy()`) is host-backed: the ndarray is the source of truth, so writes from either side are
+seen by the other (JAX would copy).
+"""
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+
+class Storage:
+    __slots__ = ("_array", "_host", "version", "device", "dtype", "__weakref__")
+
+    def __init__(self, array, device, dtype) -> None:
+        self._array = array
+        self._host = None
+        self.version = 0
+        self.device = device
+        self.dtype = dtype
+
+    @classmethod
+    def of_host(cls, host: np.ndarray, device, dtype) -> "Storage":
+        storage = cls(None, device, dtype)
+        storage._host = host
+        return storage
+
+    @property
+    def array(self):
+        """The current value as a jax.Array, in the shape it was produced with."""
+        if self._host is not None:
+            return jnp.asarray(self._host)
+        return self._array
+
+    def replace(self, array) -> None:
+        """Sets a new value (an in-place op's result) and counts the mutation."""
+        self.version += 1
+        if self._host is not None:
+            self._host[...] = np.asarray(array).reshape(self._host.shape)
+        else:
+            self._array = array
+
+    def host(self) -> np.ndarray:
+        """A writable ndarray that from now on is this storage's value, shared with NumPy."""
+        if self._host is None:
+            self._host = np.array(self._array)
+            self._array = None
+        return self._host
+
+    @property
+    def numel(self) -> int:
+        return self._host.size if self._host is not None else self._array.size
+
+    def block_until_ready(self) -> None:
+        if self._array is not None and isinstance(self._array, jax.Array):
+            self._array.block_until_ready()

@@ -1,0 +1,396 @@
+"""The Tensor facade: a mutable-feeling handle on a Storage plus a strided layout.
+
+A Tensor is (storage, shape, stride, offset) as in PyTorch, so views share memory and report
+PyTorch's strides. Its value is read from the storage's array (a compiled strided read for
+views); in-place ops write back through the layout. Autograd state (grad_fn, leaf flag, grad)
+lives here as plain attributes; the graph and engine live in `pjtorch.autograd`. Operation
+methods are attached from the op tables in `pjtorch.tensor.methods`.
+"""
+from __future__ import annotations
+
+import warnings
+
+import jax
+import numpy as np
+
+from ..autograd import grad_mode
+from ..ops import strided
+from . import dtypes, printing
+from .device import device as Device, of_jax
+from .size import Size
+from .storage import Storage
+
+NON_LEAF_GRAD_WARNING = (
+    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad attribute won't be "
+    "populated during autograd.backward(). If you indeed want the .grad field to be populated for a non-leaf "
+    "Tensor, use .retain_grad() on the non-leaf Tensor. If you access the non-leaf Tensor by mistake, make sure "
+    "you access the leaf Tensor instead. See github.com/pytorch/pytorch/pull/30531 for more informations."
+)
+
+
+class Tensor:
+    """A PyTorch tensor whose operations run as compiled JAX functions."""
+
+    # Autograd and view state: class defaults, so a fresh op result sets only its layout.
+    _base = None
+    _view_version = 0
+    _requires_grad = False
+    _grad_fn = None
+    _output_nr = 0
+    _grad = None
+    _accumulator = None
+    _retains_grad = False
+    _leaf_hooks = None
+    _is_param = False
+    __array_priority__ = 1000
+
+    # ----- construction -------------------------------------------------------------------------
+    @classmethod
+    def _wrap(cls, array, device) -> "Tensor":
+        """A new tensor owning `array` (an op's result)."""
+        t = object.__new__(Tensor)
+        t._storage = Storage(array, device if device is not None else of_jax(_device_of(array)),
+                             dtypes.from_jax(array.dtype))
+        shape = array.shape
+        t._shape = Size(shape)
+        t._stride = strided.contiguous_strides(shape)
+        t._offset = 0
+        t._whole = True
+        return t
+
+    @classmethod
+    def _from_storage(cls, storage: Storage, shape: tuple, stride: tuple, offset: int) -> "Tensor":
+        t = object.__new__(Tensor)
+        t._storage = storage
+        t._shape = Size(shape)
+        t._stride = tuple(stride)
+        t._offset = offset
+        t._whole = (offset == 0 and tuple(shape) == _storage_shape(storage)
+                    and tuple(stride) == strided.contiguous_strides(shape))
+        return t
+
+    def __init__(self, *args, **kwargs) -> None:
+        raise TypeError("use torch.tensor(...) to construct a tensor")
+
+    # ----- value access -------------------------------------------------------------------------
+    def _value(self):
+        """The current value as a jax.Array of this tensor's shape."""
+        if self._whole:
+            return self._storage.array
+        return strided.compiled_read(self._shape, self._stride, self._offset)(self._storage.array)
+
+    def _assign(self, value) -> None:
+        """Writes `value` (this tensor's shape and dtype, or broadcastable) through the layout."""
+        storage = self._storage
+        if self._whole and value.shape == tuple(self._shape):
+            storage.replace(value.astype(storage.dtype.jax))
+        else:
+            write = strided.compiled_write(self._shape, self._stride, self._offset)
+            storage.replace(write(storage.array, value))
+
+    # ----- metadata -----------------------------------------------------------------------------
+    @property
+    def shape(self) -> Size:
+        return self._shape
+
+    def size(self, dim: int | None = None):
+        if dim is None:
+            return self._shape
+        return self._shape[wrap_dim(dim, len(self._shape))]
+
+    @property
+    def dtype(self) -> dtypes.dtype:
+        return self._storage.dtype
+
+    @property
+    def device(self) -> Device:
+        return self._storage.device
+
+    @property
+    def is_cuda(self) -> bool:
+        return self._storage.device.type == "cuda"
+
+    @property
+    def is_cpu(self) -> bool:
+        return self._storage.device.type == "cpu"
+
+    @property
+    def ndim(self) -> int:
+        return len(self._shape)
+
+    def dim(self) -> int:
+        return len(self._shape)
+
+    ndimension = dim
+
+    def numel(self) -> int:
+        return self._shape.numel()
+
+    nelement = numel
+
+    def stride(self, dim: int | None = None):
+        if dim is None:
+            return self._stride
+        return self._stride[wrap_dim(dim, len(self._shape))]
+
+    def storage_offset(self) -> int:
+        return self._offset
+
+    def is_contiguous(self, memory_format=None) -> bool:
+        expected = 1
+        for size, step in zip(reversed(self._shape), reversed(self._stride)):
+            if size != 1 and step != expected:
+                return False
+            expected *= size
+        return True
+
+    def element_size(self) -> int:
+        return self._storage.dtype.itemsize
+
+    @property
+    def itemsize(self) -> int:
+        return self._storage.dtype.itemsize
+
+    @property
+    def nbytes(self) -> int:
+        return self.numel() * self._storage.dtype.itemsize
+
+    @property
+    def _version(self) -> int:
+        return self._storage.version
+
+    def is_floating_point(self) -> bool:
+        return self._storage.dtype.is_floating_point
+
+    def is_complex(self) -> bool:
+        return self._storage.dtype.is_complex
+
+    def data_ptr(self) -> int:
+        return id(self._storage) * 16 + self._offset * self._storage.dtype.itemsize
+
+    def untyped_storage(self) -> Storage:
+        return self._storage
+
+    def type(self, dtype=None):
+        if dtype is None:
+            prefix = "torch.cuda." if self.is_cuda else "torch."
+            return prefix + dtypes.LEGACY_NAMES[self.dtype]
+        return self.to(dtype)
+
+    @property
+    def is_leaf(self) -> bool:
+        return self._grad_fn is None
+
+    @property
+    def is_view(self):
+        return self._base is not None
+
+    # ----- autograd attributes ------------------------------------------------------------------
+    @property
+    def requires_grad(self) -> bool:
+        return self._requires_grad or self._grad_fn is not None
+
+    @requires_grad.setter
+    def requires_grad(self, flag: bool) -> None:
+        self.requires_grad_(flag)
+
+    def requires_grad_(self, requires_grad: bool = True) -> "Tensor":
+        if self._grad_fn is not None:
+            if requires_grad:
+                return self
+            raise RuntimeError(
+                "you can only change requires_grad flags of leaf variables. If you want to use a computed "
+                "variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach()."
+            )
+        if requires_grad and self.dtype.category < dtypes.FLOATING:
+            raise RuntimeError("only Tensors of floating point and complex dtype can require gradients")
+        self._requires_grad = bool(requires_grad)
+        return self
+
+    @property
+    def grad_fn(self):
+        if self._base is not None and self._view_version != self._storage.version:
+            from ..dispatch import edge_of
+
+            edge_of(self)
+        return self._grad_fn
+
+    @property
+    def grad(self):
+        if self._grad_fn is not None and not self._retains_grad:
+            warnings.warn(NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
+        return self._grad
+
+    @grad.setter
+    def grad(self, value) -> None:
+        if value is not None:
+            if not isinstance(value, Tensor):
+                raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of type "
+                                f"{type(value).__name__}")
+            if value._shape != self._shape:
+                raise RuntimeError("assigned grad has data of a different size")
+        self._grad = value
+
+    @property
+    def retains_grad(self) -> bool:
+        return self._retains_grad
+
+    def retain_grad(self) -> None:
+        if self._grad_fn is None:
+            if not self._requires_grad:
+                raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+            return
+        self._retains_grad = True
+
+    def register_hook(self, hook):
+        """Calls `hook(grad)` when this tensor's gradient is computed; a returned tensor replaces it."""
+        from ..autograd import hooks
+
+        return hooks.register_tensor_hook(self, hook)
+
+    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None) -> None:
+        from ..autograd import engine
+
+        engine.backward((self,), None if gradient is None else (gradient,), retain_graph, create_graph, inputs)
+
+    def detach(self) -> "Tensor":
+        """Shares storage and version counter, drops history."""
+        return Tensor._from_storage(self._storage, self._shape, self._stride, self._offset)
+
+    def detach_(self) -> "Tensor":
+        if self._base is not None:
+            raise RuntimeError("Can't detach views in-place. Use detach() instead.")
+        self._grad_fn = None
+        self._requires_grad = False
+        return self
+
+    @property
+    def data(self) -> "Tensor":
+        return self.detach()
+
+    @data.setter
+    def data(self, other: "Tensor") -> None:
+        self._storage = other._storage
+        self._shape, self._stride, self._offset = other._shape, other._stride, other._offset
+        self._whole = other._whole
+
+    # ----- conversion to Python and NumPy --------------------------------------------------------
+    def _host_values(self) -> np.ndarray:
+        """A read-only host copy for printing and Python conversion."""
+        return np.asarray(self._value())
+
+    def item(self):
+        if self.numel() != 1:
+            raise RuntimeError(f"a Tensor with {self.numel()} elements cannot be converted to Scalar")
+        return self._host_values().reshape(()).item()
+
+    def tolist(self):
+        values = self._host_values()
+        if self.dtype is dtypes.bfloat16:
+            values = values.astype(np.float32)
+        return values.tolist()
+
+    def numpy(self, *, force: bool = False) -> np.ndarray:
+        """An ndarray sharing this tensor's memory (CPU tensors), as PyTorch's does."""
+        if not force and self.requires_grad:
+            raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
+        if self.device.type != "cpu":
+            if force:
+                return np.array(self._value())
+            raise TypeError(f"can't convert {self.device} device type tensor to numpy. Use Tensor.cpu() to copy "
+                            "the tensor to host memory first.")
+        if self.dtype is dtypes.bfloat16:
+            raise TypeError("Got unsupported ScalarType BFloat16")
+        host = self._storage.host().reshape(-1)
+        itemsize = host.itemsize
+        return np.lib.stride_tricks.as_strided(
+            host[self._offset:] if host.size else host, self._shape, tuple(s * itemsize for s in self._stride))
+
+    def __array__(self, dtype=None, copy=None):
+        values = self.numpy(force=True) if not self.requires_grad else np.asarray(self._value())
+        return values.astype(dtype) if dtype is not None else values
+
+    def __len__(self) -> int:
+        if not self._shape:
+            raise TypeError("len() of a 0-d tensor")
+        return self._shape[0]
+
+    def __iter__(self):
+        if not self._shape:
+            raise TypeError("iteration over a 0-d tensor")
+        return iter(self.unbind(0))
+
+    def __bool__(self) -> bool:
+        if self.numel() != 1:
+            raise RuntimeError(f"Boolean value of Tensor with more than one value is ambiguous")
+        return bool(self.item())
+
+    def __float__(self) -> float:
+        return float(self._scalar_for("float"))
+
+    def __int__(self) -> int:
+        return int(self._scalar_for("int"))
+
+    def __complex__(self) -> complex:
+        return complex(self._scalar_for("complex"))
+
+    def __index__(self) -> int:
+        if self.dtype.category != dtypes.INTEGER and self.dtype is not dtypes.bool or self.numel() != 1:
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return int(self.item())
+
+    def _scalar_for(self, kind: str):
+        if self.numel() != 1:
+            raise TypeError(f"only one element tensors can be converted to Python scalars")
+        return self.item()
+
+    def __format__(self, spec: str) -> str:
+        if not self._shape:
+            return format(self.item(), spec)
+        return format(repr(self), spec)
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    def __repr__(self, *, tensor_contents=None) -> str:
+        values = self._host_values()
+        if self.dtype is dtypes.bfloat16:
+            values = values.astype(np.float32)
+        grad_fn = self.grad_fn
+        return printing.format_tensor(
+            values,
+            dtype_name=self.dtype.name,
+            default_float_dtype_name=dtypes.get_default_dtype().name,
+            device=None if self.device.type == "cpu" else str(self.device),
+            requires_grad=self.requires_grad and grad_fn is None,
+            grad_fn_name=grad_fn.name() if grad_fn is not None else None,
+        )
+
+    __str__ = __repr__
+
+    def block_until_ready(self) -> "Tensor":
+        self._storage.block_until_ready()
+        return self
+
+
+def _device_of(array):
+    return next(iter(array.devices())) if isinstance(array, jax.Array) else jax.devices("cpu")[0]
+
+
+def _storage_shape(storage: Storage) -> tuple:
+    if storage._host is not None:
+        return storage._host.shape
+    return storage._array.shape
+
+
+def wrap_dim(dim: int, ndim: int) -> int:
+    """A dim index in range, or PyTorch's IndexError."""
+    bound = max(ndim, 1)
+    if not -bound <= dim < bound:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-bound}, {bound - 1}], "
+                         f"but got {dim})")
+    return dim + bound if dim < 0 else dim
+
+
+def is_grad_enabled() -> bool:
+    return grad_mode.STATE.enabled

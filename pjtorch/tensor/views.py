@@ -1,0 +1,398 @@
+"""View ops: each is a layout function (shape, stride, offset, args) -> new layout.
+
+The same function serves twice: on the parent's real layout it gives the view's window into
+the shared Storage (PyTorch's strides), and on the parent's contiguous layout it gives the
+view as a strided read of the parent's value, which is what autograd differentiates.
+"""
+from __future__ import annotations
+
+import math
+from typing import Callable, Sequence
+
+from .. import dispatch
+from ..autograd import grad_mode
+from ..ops import strided
+from ..ops.registry import Op, SAVES_NOTHING
+from .size import Size
+from .tensor import Tensor, wrap_dim
+
+_VIEW_OPS: dict = {}
+
+
+def _view_op(grad_name: str) -> Op:
+    found = _VIEW_OPS.get(grad_name)
+    if found is None:
+        found = _VIEW_OPS[grad_name] = Op("view", strided.read, grad_name=grad_name, saves=SAVES_NOTHING,
+                                          promote="none")
+    return found
+
+
+def make_view(parent: Tensor, layout_fn: Callable, grad_name: str, *args) -> Tensor:
+    """A tensor sharing `parent`'s storage through `layout_fn`, recorded for autograd."""
+    shape, stride, offset = layout_fn(parent._shape, parent._stride, parent._offset, *args)
+    view = Tensor._from_storage(parent._storage, shape, stride, offset)
+    view._base = parent._base if parent._base is not None else parent
+    view._view_version = parent._storage.version
+    if grad_mode.STATE.enabled and (parent._grad_fn is not None or parent._requires_grad):
+        relative = layout_fn(parent._shape, strided.contiguous_strides(parent._shape), 0, *args)
+        static = (("offset", relative[2]), ("shape", tuple(relative[0])), ("stride", tuple(relative[1])))
+        kernel = _view_op(grad_name).kernel(static)
+        dispatch.record(kernel, (parent,), (parent._value(),), (view,))
+    return view
+
+
+# ----- layout functions ---------------------------------------------------------------------------
+
+def infer_size(shape: Sequence[int], numel: int) -> tuple:
+    """Resolves one -1 and checks the element count, with PyTorch's messages."""
+    shape = tuple(int(s) for s in shape)
+    unknown = [i for i, s in enumerate(shape) if s == -1]
+    if len(unknown) > 1:
+        raise RuntimeError("only one dimension can be inferred")
+    for s in shape:
+        if s < -1:
+            raise RuntimeError(f"invalid shape dimension {s}")
+    known = math.prod(s for s in shape if s != -1)
+    if unknown:
+        if known == 0 or numel % known:
+            raise RuntimeError(f"shape '[{', '.join(map(str, shape))}]' is invalid for input of size {numel}")
+        shape = shape[:unknown[0]] + (numel // known,) + shape[unknown[0] + 1:]
+    elif known != numel:
+        raise RuntimeError(f"shape '[{', '.join(map(str, shape))}]' is invalid for input of size {numel}")
+    return shape
+
+
+def view_strides(old_shape: tuple, old_stride: tuple, new_shape: tuple):
+    """Strides giving `new_shape` over the same memory, or None where a copy would be needed.
+
+    Old dims are merged into chunks that are contiguous with each other; each chunk must be
+    covered exactly by a run of new dims, which then take strides within the chunk.
+    """
+    if math.prod(old_shape) == 0 or not old_shape:
+        return strided.contiguous_strides(new_shape)
+    new_stride = [0] * len(new_shape)
+    view_d = len(new_shape) - 1
+    chunk_base_stride = old_stride[-1]
+    tensor_numel, view_numel = 1, 1
+    for d in range(len(old_shape) - 1, -1, -1):
+        tensor_numel *= old_shape[d]
+        if d == 0 or (old_shape[d - 1] != 1 and old_stride[d - 1] != tensor_numel * chunk_base_stride):
+            while view_d >= 0 and (view_numel < tensor_numel or new_shape[view_d] == 1):
+                new_stride[view_d] = view_numel * chunk_base_stride
+                view_numel *= new_shape[view_d]
+                view_d -= 1
+            if view_numel != tensor_numel:
+                return None
+            if d > 0:
+                chunk_base_stride = old_stride[d - 1]
+                tensor_numel, view_numel = 1, 1
+    if view_d != -1:
+        return None
+    return tuple(new_stride)
+
+
+def _view_layout(shape, stride, offset, new_shape):
+    new_stride = view_strides(tuple(shape), tuple(stride), new_shape)
+    if new_stride is None:
+        raise RuntimeError("view size is not compatible with input tensor's size and stride (at least one dimension "
+                           "spans across two contiguous subspaces). Use .reshape(...) instead.")
+    return new_shape, new_stride, offset
+
+
+def _permute_layout(shape, stride, offset, dims):
+    return tuple(shape[d] for d in dims), tuple(stride[d] for d in dims), offset
+
+
+def _squeeze_layout(shape, stride, offset, dims):
+    kept = [d for d in range(len(shape)) if not (d in dims and shape[d] == 1)]
+    return tuple(shape[d] for d in kept), tuple(stride[d] for d in kept), offset
+
+
+def _unsqueeze_layout(shape, stride, offset, dim):
+    inner = stride[dim] * shape[dim] if dim < len(shape) else 1
+    return shape[:dim] + (1,) + shape[dim:], stride[:dim] + (inner,) + stride[dim:], offset
+
+
+def _select_layout(shape, stride, offset, dim, index):
+    return shape[:dim] + shape[dim + 1:], stride[:dim] + stride[dim + 1:], offset + index * stride[dim]
+
+
+def _slice_layout(shape, stride, offset, dim, start, stop, step):
+    length = max(0, (stop - start + step - 1) // step)
+    new_offset = offset + start * stride[dim] if length else offset
+    return (shape[:dim] + (length,) + shape[dim + 1:], stride[:dim] + (stride[dim] * step,) + stride[dim + 1:],
+            new_offset)
+
+
+def _expand_layout(shape, stride, offset, sizes):
+    lead = len(sizes) - len(shape)
+    new_stride = []
+    for i, size in enumerate(sizes):
+        if i < lead:
+            new_stride.append(0)
+            continue
+        old = shape[i - lead]
+        new_stride.append(0 if old == 1 and size != 1 else stride[i - lead])
+    return tuple(sizes), tuple(new_stride), offset
+
+
+def _diagonal_layout(shape, stride, offset, diag_offset, dim1, dim2):
+    if diag_offset >= 0:
+        length = max(0, min(shape[dim1], shape[dim2] - diag_offset))
+        start = offset + diag_offset * stride[dim2] if length else offset
+    else:
+        length = max(0, min(shape[dim1] + diag_offset, shape[dim2]))
+        start = offset - diag_offset * stride[dim1] if length else offset
+    kept = [d for d in range(len(shape)) if d not in (dim1, dim2)]
+    return (tuple(shape[d] for d in kept) + (length,),
+            tuple(stride[d] for d in kept) + (stride[dim1] + stride[dim2],), start)
+
+
+def _unfold_layout(shape, stride, offset, dim, size, step):
+    count = (shape[dim] - size) // step + 1
+    return (shape[:dim] + (count,) + shape[dim + 1:] + (size,),
+            stride[:dim] + (stride[dim] * step,) + stride[dim + 1:] + (stride[dim],), offset)
+
+
+def _as_strided_layout(shape, stride, offset, size, new_stride, storage_offset):
+    return tuple(size), tuple(new_stride), offset if storage_offset is None else storage_offset
+
+
+# ----- view methods -------------------------------------------------------------------------------
+
+def shape_args(args) -> tuple:
+    """`f(2, 3)`, `f((2, 3))` and `f(torch.Size([2, 3]))` all mean shape (2, 3)."""
+    if len(args) == 1 and isinstance(args[0], (tuple, list, Size)):
+        args = args[0]
+    return tuple(int(a) for a in args)
+
+
+def view(t: Tensor, *shape) -> Tensor:
+    if len(shape) == 1 and not isinstance(shape[0], (int, tuple, list)) and hasattr(shape[0], "jax"):
+        from . import functions
+
+        return functions.view_as_dtype(t, shape[0])
+    new_shape = infer_size(shape_args(shape), t.numel())
+    return make_view(t, _view_layout, "ViewBackward0", new_shape)
+
+
+def reshape(t: Tensor, *shape) -> Tensor:
+    new_shape = infer_size(shape_args(shape), t.numel())
+    if view_strides(tuple(t._shape), t._stride, new_shape) is not None:
+        return make_view(t, _view_layout, "ViewBackward0", new_shape)
+    from . import functions
+
+    return make_view(functions.clone(t, contiguous=True), _view_layout, "UnsafeViewBackward0", new_shape)
+
+
+def view_as(t: Tensor, other: Tensor) -> Tensor:
+    return view(t, other.shape)
+
+
+def reshape_as(t: Tensor, other: Tensor) -> Tensor:
+    return reshape(t, other.shape)
+
+
+def flatten(t: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
+    if t.ndim == 0:
+        return reshape(t, 1)
+    start, end = wrap_dim(start_dim, t.ndim), wrap_dim(end_dim, t.ndim)
+    if start > end:
+        raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+    if start == end:
+        return t
+    shape = t._shape
+    return reshape(t, shape[:start] + (math.prod(shape[start:end + 1]),) + shape[end + 1:])
+
+
+def unflatten(t: Tensor, dim: int, sizes) -> Tensor:
+    dim = wrap_dim(dim, t.ndim)
+    sizes = infer_size(sizes, t._shape[dim])
+    return view(t, t._shape[:dim] + tuple(sizes) + t._shape[dim + 1:])
+
+
+def permute(t: Tensor, *dims) -> Tensor:
+    dims = tuple(wrap_dim(d, t.ndim) for d in shape_args(dims))
+    if len(dims) != t.ndim:
+        raise RuntimeError(f"permute(sparse_coo): number of dimensions in the tensor input does not match the "
+                           f"length of the desired ordering of dimensions i.e. input.dim() = {t.ndim} is not equal "
+                           f"to len(dims) = {len(dims)}")
+    if len(set(dims)) != len(dims):
+        raise RuntimeError("permute(): duplicate dims are not allowed.")
+    return make_view(t, _permute_layout, "PermuteBackward0", dims)
+
+
+def transpose(t: Tensor, dim0: int, dim1: int) -> Tensor:
+    if t.ndim == 0:
+        return make_view(t, _permute_layout, "TransposeBackward0", ())
+    dim0, dim1 = wrap_dim(dim0, t.ndim), wrap_dim(dim1, t.ndim)
+    dims = list(range(t.ndim))
+    dims[dim0], dims[dim1] = dims[dim1], dims[dim0]
+    return make_view(t, _permute_layout, "TransposeBackward0", tuple(dims))
+
+
+def t_(t: Tensor) -> Tensor:
+    if t.ndim > 2:
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {t.ndim}D")
+    return make_view(t, _permute_layout, "TBackward0", tuple(reversed(range(t.ndim))))
+
+
+def T(t: Tensor) -> Tensor:
+    return make_view(t, _permute_layout, "PermuteBackward0" if t.ndim > 2 else "TBackward0",
+                     tuple(reversed(range(t.ndim))))
+
+
+def mT(t: Tensor) -> Tensor:
+    if t.ndim < 2:
+        raise RuntimeError(f"tensor.mT is only supported on matrices or batches of matrices. Got {t.ndim}-D tensor.")
+    return transpose(t, -2, -1)
+
+
+def movedim(t: Tensor, source, destination) -> Tensor:
+    source = [wrap_dim(d, t.ndim) for d in (source if isinstance(source, (tuple, list)) else [source])]
+    destination = [wrap_dim(d, t.ndim) for d in
+                   (destination if isinstance(destination, (tuple, list)) else [destination])]
+    order = [d for d in range(t.ndim) if d not in source]
+    for dst, src in sorted(zip(destination, source)):
+        order.insert(dst, src)
+    return make_view(t, _permute_layout, "PermuteBackward0", tuple(order))
+
+
+def squeeze(t: Tensor, dim=None) -> Tensor:
+    if dim is None:
+        return make_view(t, _squeeze_layout, "SqueezeBackward0", tuple(range(t.ndim)))
+    dims = dim if isinstance(dim, (tuple, list)) else (dim,)
+    name = "SqueezeBackward2" if isinstance(dim, (tuple, list)) else "SqueezeBackward1"
+    return make_view(t, _squeeze_layout, name, tuple(wrap_dim(d, t.ndim) for d in dims))
+
+
+def unsqueeze(t: Tensor, dim: int) -> Tensor:
+    return make_view(t, _unsqueeze_layout, "UnsqueezeBackward0", wrap_dim(dim, t.ndim + 1))
+
+
+def select(t: Tensor, dim: int, index: int) -> Tensor:
+    if t.ndim == 0:
+        raise IndexError("select() cannot be applied to a 0-dim tensor.")
+    dim = wrap_dim(dim, t.ndim)
+    size = t._shape[dim]
+    index = int(index)
+    if not -size <= index < size:
+        raise IndexError(f"index {index} is out of bounds for dimension {dim} with size {size}")
+    return make_view(t, _select_layout, "SelectBackward0", dim, index % size if size else index)
+
+
+def slice_dim(t: Tensor, dim: int, start, stop, step: int = 1) -> Tensor:
+    """`t[..., start:stop:step, ...]` on one dim, with Python's clamping of out-of-range bounds."""
+    if step <= 0:
+        raise ValueError("step must be greater than zero")
+    start, stop, _ = slice(start, stop).indices(t._shape[dim])
+    stop = max(stop, start)
+    return make_view(t, _slice_layout, "SliceBackward0", dim, start, stop, step)
+
+
+def narrow(t: Tensor, dim: int, start, length: int) -> Tensor:
+    dim = wrap_dim(dim, t.ndim)
+    size = t._shape[dim]
+    start = int(start)
+    if not -size <= start <= size:
+        raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], but got {start})")
+    start = start % size if start < 0 else start
+    if start + length > size:
+        raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
+    return make_view(t, _slice_layout, "SliceBackward0", dim, start, start + length, 1)
+
+
+def expand(t: Tensor, *sizes) -> Tensor:
+    sizes = shape_args(sizes)
+    if len(sizes) < t.ndim:
+        raise RuntimeError(f"expand({t.type()}{{[{', '.join(map(str, t._shape))}]}}, size=[{', '.join(map(str, sizes))}"
+                           f"]): the number of sizes provided ({len(sizes)}) must be greater or equal to the number "
+                           f"of dimensions in the tensor ({t.ndim})")
+    lead = len(sizes) - t.ndim
+    resolved = []
+    for i, size in enumerate(sizes):
+        old = t._shape[i - lead] if i >= lead else None
+        if size == -1:
+            if old is None:
+                raise RuntimeError(f"The expanded size of the tensor (-1) isn't allowed in a leading, "
+                                   f"non-existing dimension {i}")
+            size = old
+        elif old is not None and old != 1 and old != size:
+            raise RuntimeError(f"The expanded size of the tensor ({size}) must match the existing size ({old}) at "
+                               f"non-singleton dimension {i}.  Target sizes: [{', '.join(map(str, sizes))}].  "
+                               f"Tensor sizes: [{', '.join(map(str, t._shape))}]")
+        resolved.append(size)
+    return make_view(t, _expand_layout, "ExpandBackward0", tuple(resolved))
+
+
+def expand_as(t: Tensor, other: Tensor) -> Tensor:
+    return expand(t, other.shape)
+
+
+def broadcast_to(t: Tensor, shape) -> Tensor:
+    return expand(t, shape)
+
+
+def diagonal(t: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
+    dim1, dim2 = wrap_dim(dim1, t.ndim), wrap_dim(dim2, t.ndim)
+    if dim1 == dim2:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    return make_view(t, _diagonal_layout, "DiagonalBackward0", offset, dim1, dim2)
+
+
+def unfold(t: Tensor, dimension: int, size: int, step: int) -> Tensor:
+    return make_view(t, _unfold_layout, "UnfoldBackward0", wrap_dim(dimension, t.ndim), size, step)
+
+
+def as_strided(t: Tensor, size, stride, storage_offset=None) -> Tensor:
+    return make_view(t, _as_strided_layout, "AsStridedBackward0", tuple(size), tuple(stride), storage_offset)
+
+
+def unbind(t: Tensor, dim: int = 0) -> tuple:
+    dim = wrap_dim(dim, t.ndim)
+    return tuple(make_view(t, _select_layout, "UnbindBackward0", dim, i) for i in range(t._shape[dim]))
+
+
+def split(t: Tensor, split_size_or_sections, dim: int = 0) -> tuple:
+    dim = wrap_dim(dim, t.ndim)
+    size = t._shape[dim]
+    if isinstance(split_size_or_sections, int):
+        step = split_size_or_sections
+        if step <= 0 and size:
+            raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got dimension size of {size}")
+        bounds = [(start, min(start + step, size)) for start in range(0, size, step)] if size else [(0, 0)]
+        name = "SplitBackward0"
+    else:
+        sections = [int(s) for s in split_size_or_sections]
+        if sum(sections) != size:
+            raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {size} (input tensor's size "
+                               f"at dimension {dim}), but got split_sizes={sections}")
+        starts = [sum(sections[:i]) for i in range(len(sections))]
+        bounds = [(start, start + s) for start, s in zip(starts, sections)]
+        name = "SplitWithSizesBackward0"
+    return tuple(make_view(t, _slice_layout, name, dim, lo, hi, 1) for lo, hi in bounds)
+
+
+def chunk(t: Tensor, chunks: int, dim: int = 0) -> tuple:
+    if chunks <= 0:
+        raise RuntimeError("chunk expects `chunks` to be greater than 0, got: " + str(chunks))
+    size = t._shape[wrap_dim(dim, t.ndim)]
+    return split(t, max(1, -(-size // chunks)), dim)
+
+
+def tensor_split(t: Tensor, indices_or_sections, dim: int = 0) -> tuple:
+    dim = wrap_dim(dim, t.ndim)
+    size = t._shape[dim]
+    if isinstance(indices_or_sections, int):
+        count = indices_or_sections
+        base, extra = divmod(size, count)
+        sizes = [base + 1 if i < extra else base for i in range(count)]
+    else:
+        cuts = [0] + [min(max(int(i), 0), size) for i in indices_or_sections] + [size]
+        sizes = [max(0, hi - lo) for lo, hi in zip(cuts, cuts[1:])]
+    starts = [sum(sizes[:i]) for i in range(len(sizes))]
+    return tuple(make_view(t, _slice_layout, "SliceBackward0", dim, lo, lo + s, 1) for lo, s in zip(starts, sizes))
+
+
+def alias(t: Tensor) -> Tensor:
+    return make_view(t, _permute_layout, "AliasBackward0", tuple(range(t.ndim)))
