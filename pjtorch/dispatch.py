@@ -7,6 +7,7 @@ its Storage, bump the version, and rebase the target's history.
 """
 from __future__ import annotations
 
+import weakref
 from typing import Sequence
 
 import jax
@@ -121,8 +122,6 @@ def accumulator(leaf: Tensor) -> AccumulateGrad:
     """The leaf's AccumulateGrad node, kept alive by the graphs that use it, not by the leaf."""
     node = leaf._accumulator() if leaf._accumulator is not None else None
     if node is None:
-        import weakref
-
         node = AccumulateGrad(leaf)
         leaf._accumulator = weakref.ref(node)
     return node
@@ -150,10 +149,10 @@ def record(kernel, inputs: Sequence, arrays: Sequence, outputs: Sequence[Tensor]
             out._output_nr = nr
 
 
-def _saved_version(t: Tensor, producer: str | None = None, output_nr: int | None = None) -> SavedVersion:
-    if producer is None and t._grad_fn is not None:
-        producer, output_nr = t._grad_fn.name(), t._output_nr
-    return SavedVersion(t._storage, t._storage.version, (t.dtype, t._shape, producer, output_nr))
+def _saved_version(t: Tensor, producer: str | None = None, output_nr: int = 0) -> SavedVersion:
+    """Saved inputs are named by their grad_fn when the error is raised; saved results by the saving op."""
+    tensor_ref = weakref.ref(t) if producer is None else None
+    return SavedVersion(t._storage, t._storage.version, t.dtype, t._shape, tensor_ref, producer, output_nr)
 
 
 COPY_SLICES = Op(

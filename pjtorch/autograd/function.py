@@ -61,6 +61,9 @@ class FunctionNode(Node):
     def name(self) -> str:
         return f"{self.function.__name__}Backward"
 
+    def __repr__(self) -> str:
+        return f"<torch.autograd.function.{self.name()} object at {hex(id(self))}>"
+
     def apply(self, grads_out: list, create_graph: bool) -> tuple:
         grads = [self._as_tensor(g, nr, create_graph) for nr, g in enumerate(grads_out)]
         with grad_mode.set_grad_enabled(create_graph):

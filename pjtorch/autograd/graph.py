@@ -7,6 +7,7 @@ PyTorch would have saved, so an in-place change to one is caught at backward tim
 from __future__ import annotations
 
 import functools
+import re
 from typing import Callable, NamedTuple
 
 import jax
@@ -20,15 +21,37 @@ SECOND_BACKWARD = (
 )
 
 
+_BACKWARD_SUFFIX = re.compile(r"Backward\d*$")
+
+
 class Edge(NamedTuple):
     node: "Node"
     output_nr: int
 
 
 class SavedVersion(NamedTuple):
+    """A saved tensor's version at save time, and what PyTorch's error names it by."""
+
     storage: object
     version: int
-    describe: Callable
+    dtype: object
+    shape: tuple
+    tensor: object
+    producer: str | None
+    output_nr: int
+
+    def describe(self) -> str:
+        """`[torch.FloatTensor [3]], which is output 0 of Mul,` as PyTorch words it."""
+        from ..tensor.dtypes import LEGACY_NAMES
+
+        text = f"[torch.{LEGACY_NAMES[self.dtype]} [{', '.join(map(str, self.shape))}]]"
+        producer, output_nr = self.producer, self.output_nr
+        current = self.tensor() if self.tensor is not None else None
+        if producer is None and current is not None and current._grad_fn is not None:
+            producer, output_nr = current._grad_fn.name(), current._output_nr
+        if producer is None:
+            return text
+        return f"{text}, which is output {output_nr} of {_BACKWARD_SUFFIX.sub('', producer)},"
 
 
 class Node:
@@ -103,7 +126,7 @@ class OpNode(Node):
                     "one of the variables needed for gradient computation has been modified by an inplace "
                     f"operation: {saved.describe()} is at version {saved.storage.version}; expected version "
                     f"{saved.version} instead. Hint: enable anomaly detection to find the operation that failed "
-                    "to compute its gradient, with torch.autograd.set_detect_anomaly(True)."
+                    "to compute its gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False)."
                 )
         return self.saved
 
