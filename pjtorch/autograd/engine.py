@@ -11,14 +11,13 @@ from typing import Sequence
 
 import jax
 import jax.numpy as jnp
-import numpy as np
 
 from .. import dispatch
 from ..ops.registry import Op, SAVES_NOTHING
-from ..tensor import dtypes
+from ..tensor import factories
 from ..tensor.tensor import Tensor
 from . import fused, grad_mode
-from .graph import AccumulateGrad, Edge, Node, OpNode
+from .graph import AccumulateGrad, Edge, Node, OpNode, is_float, vjp_of
 
 # ----- entry points -------------------------------------------------------------------------------
 
@@ -30,7 +29,7 @@ def backward(tensors: Sequence[Tensor], grad_tensors=None, retain_graph=None, cr
     if inputs is not None:
         inputs = _as_tuple(inputs)
         if not inputs:
-            raise RuntimeError("'inputs' argument to backward() cannot be empty.")
+            raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
     roots = _root_edges(tensors)
     seeds = _seeds(tensors, grad_tensors, create_graph)
     retain = create_graph if retain_graph is None else retain_graph
@@ -56,10 +55,10 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph: bo
         value = found.get(i)
         if value is None:
             if not allow_unused:
-                raise RuntimeError("One of the differentiated Tensors appears to not have been used in the graph. "
-                                   "Set allow_unused=True if this is the desired behavior.")
+                raise RuntimeError(f"The differentiated Tensor at index {i} appears to not have been used in the "
+                                   "graph. Set allow_unused=True if this is the desired behavior.")
             if materialize_grads:
-                value = Tensor._wrap(jnp.zeros(t.shape, t.dtype.jax), t.device)
+                value = factories.zeros_like(t)
         results.append(value)
     return tuple(results)
 
@@ -82,7 +81,7 @@ def _root_edges(tensors: Sequence[Tensor]) -> list:
 
 def _input_edge(t: Tensor, position: int) -> Edge:
     if not isinstance(t, Tensor):
-        raise TypeError(f"expected Tensor as element {position} in argument 1, but got {type(t).__name__}")
+        raise RuntimeError(f"all inputs have to be Tensors or GradientEdges, but got {type(t).__name__}")
     edge = dispatch.edge_of(t)
     if edge is None:
         raise RuntimeError(f"One of the differentiated Tensors does not require grad")
@@ -105,7 +104,7 @@ def _seeds(tensors: Sequence[Tensor], grads, create_graph: bool) -> list:
             if t.dtype.is_complex:
                 raise RuntimeError("grad can be implicitly created only for real scalar outputs but got "
                                    f"{t.dtype}")
-            g = Tensor._wrap(jnp.ones(t.shape, t.dtype.jax), t.device)
+            g = factories.ones_like(t)
         elif not isinstance(g, Tensor):
             raise TypeError(f"gradients can be either Tensors or None, but got {type(g).__name__}")
         elif g.shape != t.shape:
@@ -165,18 +164,20 @@ def _run_stepwise(order, roots, seeds, retain_graph, create_graph, capture, accu
         if grads_out is None:
             continue
         grads_out = _call_tensor_hooks(node, grads_out, create_graph)
+        if node.pre_hooks:
+            grads_out = _call_node_hooks(node.pre_hooks, grads_out, create_graph)
         _capture(node, grads_out, capture, captured, create_graph)
         if isinstance(node, AccumulateGrad):
             if capture is None and (accumulate_only is None or Edge(node, 0) in accumulate_only):
                 accumulate_into_leaf(node.variable, grads_out[0], create_graph)
             continue
         grads_in = _apply_node(node, grads_out, create_graph)
+        if node.post_hooks:
+            grads_in = [g if edge is not None else None for g, edge in zip(grads_in, node.edges)]
+            grads_in = _call_node_hooks(node.post_hooks, grads_in, create_graph, grads_out)
         for edge, g in zip(node.edges, grads_in):
             if edge is not None and g is not None:
                 _add_into(pending, edge, g)
-        if node.post_hooks:
-            for hook in node.post_hooks:
-                hook(grads_in, grads_out)
         if not retain_graph:
             node.release()
     return captured
@@ -217,13 +218,39 @@ def _call_tensor_hooks(node: Node, grads_out: list, create_graph: bool) -> list:
         hooks = (leaf_hooks if isinstance(node, AccumulateGrad) else None) or hooks_by_output.get(nr, ())
         if g is None or not hooks:
             continue
-        as_tensor = _conj_if_complex(g) if create_graph else Tensor._wrap(_conj_array(g), None)
+        exposed = _exposed(g, create_graph)
         for hook in hooks:
-            replaced = hook(as_tensor)
+            replaced = hook(exposed)
             if replaced is not None:
-                as_tensor = replaced
-        grads_out[nr] = as_tensor if create_graph else _conj_array(as_tensor._value())
+                exposed = replaced
+        grads_out[nr] = _internal(exposed, create_graph)
     return grads_out
+
+
+def _call_node_hooks(hooks: list, grads, create_graph: bool, *context) -> list:
+    """A grad_fn's pre-hooks see (grad_outputs), its post-hooks (grad_inputs, grad_outputs), as tuples of
+    tensors; a tuple a hook returns replaces the first."""
+    exposed = tuple(_exposed(g, create_graph) for g in grads)
+    context = tuple(tuple(_exposed(g, create_graph) for g in grads) for grads in context)
+    for hook in hooks:
+        replaced = hook(exposed, *context)
+        if replaced is not None:
+            exposed = tuple(replaced)
+    return [_internal(t, create_graph) for t in exposed]
+
+
+def _exposed(g, create_graph: bool):
+    """A gradient as user code sees it: a Tensor, in PyTorch's convention (conjugate of jax.vjp's)."""
+    if g is None:
+        return None
+    return _conj_if_complex(g) if create_graph else Tensor._wrap(_conj_array(g), None)
+
+
+def _internal(t, create_graph: bool):
+    """A gradient user code returned, back in the engine's form and convention."""
+    if t is None:
+        return None
+    return _conj_if_complex(t) if create_graph else _conj_array(t._value())
 
 
 def _apply_node(node: Node, grads_out: list, create_graph: bool) -> tuple:
@@ -238,35 +265,22 @@ def _apply_node(node: Node, grads_out: list, create_graph: bool) -> tuple:
 
 # ----- create_graph: the vjp itself as a recorded op ----------------------------------------------
 
-def _vjp_of(*arrays, kernel, primal_count, out_meta, tuple_output):
-    """Input cotangents of `kernel` at the primals, given the cotangents of its float outputs."""
-    primals, given = arrays[:primal_count], iter(arrays[primal_count:])
-    cotangents = tuple(next(given) if _is_float(dtype) else np.zeros(shape, jax.dtypes.float0)
-                       for shape, dtype in out_meta)
-    pullback = jax.vjp(kernel.fn, *primals)[1]
-    return tuple(pullback(cotangents if tuple_output else cotangents[0]))
-
-
-_VJP = Op("vjp", _vjp_of, grad_name="BackwardBackward0", saves=SAVES_NOTHING, promote="none")
-
-
-def _is_float(dtype) -> bool:
-    return np.issubdtype(dtype, np.inexact) or dtype == dtypes.bfloat16.jax
+_VJP = Op("vjp", vjp_of, grad_name="BackwardBackward0", saves=SAVES_NOTHING, promote="none")
 
 
 def _apply_recorded(node: OpNode, saved: tuple, grads_out: list) -> tuple:
-    primals = tuple(_connected(array, edge) for array, edge in zip(saved, node.edges))
+    reads = node.primals_read()
+    primals = tuple(_connected(array, edge if read else None) for array, edge, read in zip(saved, node.edges, reads))
     cotangents = []
     for nr, (shape, dtype) in enumerate(node.out_meta):
-        if not _is_float(dtype):
+        if not is_float(dtype):
             continue
         g = grads_out[nr]
-        cotangents.append(g if g is not None else Tensor._wrap(jnp.zeros(shape, dtype), None))
-    static = (("kernel", node.kernel), ("out_meta", node.out_meta), ("primal_count", len(primals)),
-              ("tuple_output", node.tuple_output))
-    results = dispatch.apply(_VJP, (*primals, *cotangents), static)
-    results = results if isinstance(results, tuple) else (results,)
-    return tuple(r if edge is not None else None for r, edge in zip(results, node.edges))
+        device = primals[0].device
+        cotangents.append(g if g is not None else Tensor._wrap(factories.filled_array(shape, 0, dtype, device),
+                                                               device))
+    results = iter(dispatch.apply(_VJP, (*primals, *cotangents), node.vjp_static()))
+    return tuple(None if edge is None else next(results) for edge in node.edges)
 
 
 def _connected(array, edge: Edge | None) -> Tensor:

@@ -1,10 +1,14 @@
 """`torch.autograd.Function`: user-written forward and backward as one node of the graph."""
 from __future__ import annotations
 
+import functools
+import weakref
+from typing import NamedTuple
+
 from ..tensor import dtypes
 from ..tensor.tensor import Tensor
 from . import grad_mode
-from .graph import SECOND_BACKWARD, Node
+from .graph import SECOND_BACKWARD, Node, check_versions, node_class
 
 
 class FunctionCtx:
@@ -21,21 +25,13 @@ class FunctionCtx:
 
     def save_for_backward(self, *tensors) -> None:
         self._saved = tensors
-        self._versions = tuple(t._version if isinstance(t, Tensor) else None for t in tensors)
 
     @property
     def saved_tensors(self) -> tuple:
         if self._released:
             raise RuntimeError(SECOND_BACKWARD)
-        for t, version in zip(self._saved, self._versions):
-            if isinstance(t, Tensor) and t._version != version:
-                raise RuntimeError(
-                    "one of the variables needed for gradient computation has been modified by an inplace "
-                    f"operation: [torch.{dtypes.LEGACY_NAMES[t.dtype]} [{', '.join(map(str, t.shape))}]] is at "
-                    f"version {t._version}; expected version {version} instead. Hint: enable anomaly detection to "
-                    "find the operation that failed to compute its gradient, with "
-                    "torch.autograd.set_detect_anomaly(True).")
-        return self._saved
+        check_versions(self._versions)
+        return tuple(t.unpack() if isinstance(t, _SavedOutput) else t for t in self._saved)
 
     def mark_non_differentiable(self, *tensors) -> None:
         self.non_differentiable = tensors
@@ -48,18 +44,18 @@ class FunctionCtx:
 
 
 class FunctionNode(Node):
-    """The grad_fn of a custom Function's outputs: calls the user's backward."""
+    """The grad_fn of a custom Function's outputs (a subclass named `<Function>Backward`): calls the user's
+    backward, then checks its gradients against the forward's inputs as PyTorch does."""
 
-    __slots__ = ("function", "ctx", "out_meta")
+    __slots__ = ("function", "ctx", "out_meta", "inputs")
 
-    def __init__(self, function: type, ctx: FunctionCtx, edges: tuple, out_meta: tuple) -> None:
+    def __init__(self, function: type, ctx: FunctionCtx, edges: tuple, out_meta: tuple, inputs: tuple) -> None:
+        """edges: one per tensor input; inputs: (shape, dtype) per forward argument, None for non-tensors."""
         super().__init__(edges)
         self.function = function
         self.ctx = ctx
         self.out_meta = out_meta
-
-    def name(self) -> str:
-        return f"{self.function.__name__}Backward"
+        self.inputs = inputs
 
     def __repr__(self) -> str:
         return f"<torch.autograd.function.{self.name()} object at {hex(id(self))}>"
@@ -70,10 +66,22 @@ class FunctionNode(Node):
             results = self.function.backward(self.ctx, *grads)
         if not isinstance(results, tuple):
             results = (results,)
-        if len(results) < len(self.edges) or any(r is not None for r in results[len(self.edges):]):
+        expected = len(self.inputs)
+        if len(results) < expected or any(r is not None for r in results[expected:]):
             raise RuntimeError(f"function {self.name()} returned an incorrect number of gradients (expected "
-                               f"{len(self.edges)}, got {len(results)})")
-        return tuple(self._unwrap(r, create_graph) for r in results[:len(self.edges)])
+                               f"{expected}, got {len(results)})")
+        input_grads = []
+        for position, (meta, result) in enumerate(zip(self.inputs, results)):
+            if meta is None:
+                if result is not None:
+                    raise RuntimeError(f"function {self.name()} returned a gradient different than None at position "
+                                       f"{position + 1}, but the corresponding forward input was not a Variable")
+                continue
+            if result is not None:
+                result = self._fit(result, meta, len(input_grads))
+                result = result if create_graph else result._value()
+            input_grads.append(result)
+        return tuple(input_grads)
 
     def _as_tensor(self, g, nr: int, create_graph: bool):
         if g is None:
@@ -85,14 +93,29 @@ class FunctionNode(Node):
             return Tensor._wrap(jnp.zeros(shape, dtype), None)
         return g if create_graph else Tensor._wrap(g, None)
 
-    @staticmethod
-    def _unwrap(result, create_graph: bool):
-        if result is None or create_graph:
-            return result
-        return result._value()
+    def _fit(self, grad: Tensor, meta: tuple, index: int) -> Tensor:
+        """A gradient in its input's shape and dtype: broadcast ones are summed back, others refused."""
+        shape, dtype = meta
+        if grad.shape != shape:
+            if not _expandable(shape, grad.shape):
+                raise RuntimeError(f"Function {self.name()} returned an invalid gradient at index {index} - got "
+                                   f"{list(grad.shape)} but expected shape compatible with {list(shape)}")
+            grad = _sum_to(grad, shape)
+        return grad if grad.dtype is dtype else grad.to(dtype)
 
     def release(self) -> None:
         self.ctx._released = True
+
+
+def _expandable(shape: tuple, target: tuple) -> bool:
+    lead = len(target) - len(shape)
+    return lead >= 0 and all(s in (1, t) for s, t in zip(shape, target[lead:]))
+
+
+def _sum_to(grad: Tensor, shape: tuple) -> Tensor:
+    lead = grad.ndim - len(shape)
+    dims = tuple(range(lead)) + tuple(lead + i for i, s in enumerate(shape) if s == 1 and grad.shape[lead + i] != 1)
+    return grad.sum(dim=dims, keepdim=True).reshape(shape) if dims else grad.reshape(shape)
 
 
 class Function:
@@ -121,22 +144,91 @@ class Function:
             return outputs
         single = not isinstance(outputs, tuple)
         results = (outputs,) if single else outputs
-        edges = tuple(dispatch.edge_of(a) if isinstance(a, Tensor) else None for a in args)
+        edges = tuple(dispatch.edge_of(a) for a in args if isinstance(a, Tensor))
+        inputs = tuple((a.shape, a.dtype) if isinstance(a, Tensor) else None for a in args)
         out_meta = tuple((r.shape, r.dtype.jax) if isinstance(r, Tensor) else ((), None) for r in results)
-        node = FunctionNode(cls, ctx, edges, out_meta)
-        wrapped = []
-        for nr, r in enumerate(results):
-            if isinstance(r, Tensor) and r.dtype.category >= dtypes.FLOATING and \
-                    not any(r is nd for nd in ctx.non_differentiable):
-                if any(r is a for a in args):
-                    r = r.view_as(r)
-                r._grad_fn, r._output_nr = node, nr
-            wrapped.append(r)
-        return wrapped[0] if single else tuple(wrapped)
+        node = node_class(f"{cls.__name__}Backward", FunctionNode)(cls, ctx, edges, out_meta, inputs)
+        wrapped = tuple(_attach(r, nr, node, args, ctx) for nr, r in enumerate(results))
+        ctx._saved, ctx._versions = _pack_saved(ctx._saved, wrapped, node)
+        return wrapped[0] if single else wrapped
 
 
-class once_differentiable:
-    """Accepted for compatibility: pjtorch's custom backward is simply not recorded unless create_graph."""
+def _attach(result, nr: int, node: FunctionNode, args: tuple, ctx: FunctionCtx):
+    """An output with `node` as its grad_fn: an input returned unchanged becomes a view of it, a dirty
+    (modified in place) input keeps its identity and has its history rebased, as in PyTorch."""
+    if not isinstance(result, Tensor) or result.dtype.category < dtypes.FLOATING or \
+            any(result is t for t in ctx.non_differentiable):
+        return result
+    if any(result is t for t in ctx.dirty):
+        if result.is_leaf and result.requires_grad:
+            raise RuntimeError("a leaf Variable that requires grad has been used in an in-place operation.")
+    elif any(result is a for a in args):
+        with grad_mode.no_grad():
+            result = result.view_as(result)
+    result._grad_fn, result._output_nr = node, nr
+    return result
 
-    def __new__(cls, fn):
-        return fn
+
+class _SavedOutput(NamedTuple):
+    """A saved output, held without its grad_fn so that the graph does not keep itself alive (PyTorch's
+    weak grad_fn); unpacking gives a tensor whose grad_fn is this Function's node again."""
+
+    alias: Tensor
+    output_nr: int
+    node: weakref.ref
+
+    def unpack(self) -> Tensor:
+        t = self.alias.detach()
+        t._grad_fn, t._output_nr = self.node(), self.output_nr
+        return t
+
+
+def _pack_saved(saved: tuple, outputs: tuple, node: FunctionNode) -> tuple:
+    """The saved tensors as kept, and their versions: a saved output is named after this Function, an input by
+    its grad_fn when the error is raised."""
+    from ..dispatch import _saved_version
+
+    packed, versions = [], []
+    for t in saved:
+        nr = next((i for i, out in enumerate(outputs) if out is t), None) if isinstance(t, Tensor) else None
+        if nr is None:
+            packed.append(t)
+            if isinstance(t, Tensor):
+                versions.append(_saved_version(t))
+        else:
+            packed.append(_SavedOutput(t.detach(), nr, weakref.ref(node)))
+            versions.append(_saved_version(t, node.name(), nr))
+    return tuple(packed), tuple(versions)
+
+
+ONCE_DIFFERENTIABLE = "trying to differentiate twice a function that was marked with @once_differentiable"
+
+
+class _DelayedError(Function):
+    """Stands between a once_differentiable backward's results and their uses: differentiating it raises."""
+
+    @staticmethod
+    def forward(ctx, grad):
+        return grad.clone()
+
+    @staticmethod
+    def backward(ctx, grad):
+        raise RuntimeError(ONCE_DIFFERENTIABLE)
+
+
+def once_differentiable(backward):
+    """A backward that is not itself differentiable: it runs without grad, and differentiating its result
+    (under create_graph) raises PyTorch's error."""
+
+    @functools.wraps(backward)
+    def wrapped(ctx, *grads):
+        with grad_mode.no_grad():
+            results = backward(ctx, *grads)
+        if not (grad_mode.STATE.enabled and any(isinstance(g, Tensor) and g.requires_grad for g in grads)):
+            return results
+        single = not isinstance(results, tuple)
+        guarded = tuple(r if r is None else _DelayedError.apply(r.detach().requires_grad_())
+                        for r in ((results,) if single else results))
+        return guarded[0] if single else guarded
+
+    return wrapped

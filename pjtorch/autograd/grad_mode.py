@@ -37,9 +37,9 @@ class _Mode:
         STATE.enabled, STATE.inference = self._saved
 
     def __call__(self, fn: Callable) -> Callable:
-        if inspect.isgeneratorfunction(fn):
-            raise TypeError("grad-mode decorators on generator functions are not supported")
         clone = self.clone
+        if inspect.isgeneratorfunction(fn):
+            return _generator_under(clone, fn)
 
         @functools.wraps(fn)
         def wrapped(*args, **kwargs):
@@ -52,18 +52,48 @@ class _Mode:
         return self.__class__()
 
 
-class no_grad(_Mode):
-    """Disables gradient recording, e.g. for inference or optimizer updates."""
+def _generator_under(make_mode: Callable, fn: Callable) -> Callable:
+    """A generator function whose body runs under the mode each time it resumes, as PyTorch's decorators do."""
 
-    def __init__(self, orig_func: Callable | None = None) -> None:
-        if orig_func is not None and not callable(orig_func):
-            raise TypeError("no_grad takes no arguments")
+    @functools.wraps(fn)
+    def wrapped(*args, **kwargs):
+        gen = fn(*args, **kwargs)
+        resume, value = gen.send, None
+        while True:
+            with make_mode():
+                try:
+                    response = resume(value)
+                except StopIteration as stop:
+                    return stop.value
+            try:
+                value, resume = (yield response), gen.send
+            except GeneratorExit:
+                with make_mode():
+                    gen.close()
+                raise
+            except BaseException as error:  # noqa: BLE001 - forwarded into the wrapped generator
+                value, resume = error, gen.throw
+
+    return wrapped
+
+
+class _BareDecorator(_Mode):
+    """A mode that also decorates bare: `@no_grad` as well as `@no_grad()`."""
+
+    def __new__(cls, orig_func: Callable | None = None):
+        if orig_func is None:
+            return super().__new__(cls)
+        return cls()(orig_func)
+
+
+class no_grad(_BareDecorator):
+    """Disables gradient recording, e.g. for inference or optimizer updates."""
 
     def _enter_state(self) -> None:
         STATE.enabled = False
 
 
-class enable_grad(_Mode):
+class enable_grad(_BareDecorator):
     """Enables gradient recording inside a no_grad region."""
 
     def _enter_state(self) -> None:
@@ -105,13 +135,18 @@ class _GradSwitch(_Mode):
 class inference_mode(_Mode):
     """Like no_grad, and tensors made inside are inference tensors."""
 
+    def __new__(cls, mode: bool | Callable = True):
+        if isinstance(mode, bool):
+            return super().__new__(cls)
+        return cls()(mode)
+
     def __init__(self, mode: bool = True) -> None:
         self.mode = bool(mode)
 
     def _enter_state(self) -> None:
-        if self.mode:
-            STATE.enabled = False
-            STATE.inference = True
+        """PyTorch's InferenceMode(mode): grad mode off and inference on, or (mode=False) the reverse."""
+        STATE.enabled = not self.mode
+        STATE.inference = self.mode
 
     def clone(self) -> "inference_mode":
         return inference_mode(self.mode)

@@ -1,0 +1,194 @@
+"""Grad modes against PyTorch: no_grad, enable_grad, set_grad_enabled and inference_mode as context
+managers and decorators (bare, called, on generators), nested, and thread-local."""
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from ops_oracle import Tally, torch
+import pjtorch as pt
+
+
+@pytest.fixture(autouse=True)
+def _grad_mode_restored():
+    """A failing case must not leave grad mode off for the tests after it."""
+    yield
+    for lib in (torch, pt):
+        lib.set_grad_enabled(True)
+
+
+def same_as_torch(cases: dict) -> None:
+    tally = Tally()
+    for label, fn in cases.items():
+        tally.check(label, fn, lambda lib: (), message=True)
+    tally.assert_clean(len(cases), values_at_least=len(cases))
+
+
+def recorded(lib) -> tuple:
+    """Whether an op on a tensor requiring grad is recorded now, and the reported mode."""
+    y = lib.ones(2, requires_grad=True) * 2
+    return y.requires_grad, y.grad_fn is not None, lib.is_grad_enabled()
+
+
+def test_context_managers_match_torch():
+    def nested(lib):
+        states = [recorded(lib)]
+        with lib.no_grad():
+            states.append(recorded(lib))
+            with lib.enable_grad():
+                states.append(recorded(lib))
+                with lib.set_grad_enabled(False):
+                    states.append(recorded(lib))
+                states.append(recorded(lib))
+            states.append(recorded(lib))
+        states.append(recorded(lib))
+        return tuple(states)
+
+    def set_grad_enabled_as_a_call(lib):
+        lib.set_grad_enabled(False)
+        off = recorded(lib)
+        lib.set_grad_enabled(True)
+        return off, recorded(lib)
+
+    def inference_mode(lib):
+        with lib.inference_mode():
+            inside = recorded(lib), lib.is_inference_mode_enabled()
+            with lib.inference_mode(False):
+                disabled = recorded(lib), lib.is_inference_mode_enabled()
+        return inside, disabled, recorded(lib), lib.is_inference_mode_enabled()
+
+    def restored_after_an_exception(lib):
+        try:
+            with lib.no_grad():
+                raise ValueError("inside")
+        except ValueError:
+            pass
+        return recorded(lib)
+
+    def backward_of_a_graph_made_before_no_grad(lib):
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        y = (x * x).sum()
+        with lib.no_grad():
+            y.backward()
+            z = x * 2
+        return x.grad, z.requires_grad
+
+    def leaf_update_under_no_grad(lib):
+        w = lib.tensor([1.0, 2.0], requires_grad=True)
+        (w * w).sum().backward()
+        with lib.no_grad():
+            w -= 0.5 * w.grad
+        return w, w.is_leaf, w.requires_grad, w.grad_fn is None
+
+    same_as_torch({f.__name__: f for f in (
+        nested, set_grad_enabled_as_a_call, inference_mode, restored_after_an_exception,
+        backward_of_a_graph_made_before_no_grad, leaf_update_under_no_grad)})
+
+
+def test_decorators_match_torch():
+    def decorated(lib):
+        @lib.no_grad()
+        def called():
+            return recorded(lib)
+
+        @lib.no_grad
+        def bare():
+            return recorded(lib)
+
+        @lib.enable_grad()
+        def enabled():
+            return recorded(lib)
+
+        @lib.set_grad_enabled(False)
+        def switched_off():
+            return recorded(lib)
+
+        @lib.inference_mode()
+        def inference():
+            return recorded(lib), lib.is_inference_mode_enabled()
+
+        @lib.inference_mode
+        def bare_inference():
+            return lib.is_inference_mode_enabled()
+
+        with lib.no_grad():
+            inner = enabled()
+        return called(), bare(), inner, switched_off(), recorded(lib), inference(), bare_inference()
+
+    def decorated_generator(lib):
+        @lib.no_grad()
+        def generate():
+            received = yield recorded(lib)
+            yield received, recorded(lib)
+
+        states = generate()
+        first = next(states)
+        outside = recorded(lib)
+        second = states.send("sent")
+        return first, outside, second
+
+    def decorator_keeps_name_and_result(lib):
+        @lib.no_grad()
+        def double(v):
+            """Doc."""
+            return v * 2
+
+        return double.__name__, double.__doc__, double(lib.ones(1, requires_grad=True)).requires_grad
+
+    same_as_torch({f.__name__: f for f in (decorated, decorated_generator, decorator_keeps_name_and_result)})
+
+
+def test_generator_under_a_mode_forwards_throw_and_close():
+    events = []
+
+    @pt.no_grad()
+    def generate():
+        try:
+            yield 1
+        except KeyError:
+            events.append(("caught", pt.is_grad_enabled()))
+            yield 2
+        finally:
+            events.append(("closed", pt.is_grad_enabled()))
+
+    states = generate()
+    assert next(states) == 1
+    assert states.throw(KeyError("k")) == 2
+    states.close()
+    assert events == [("caught", False), ("closed", False)] and pt.is_grad_enabled()
+
+
+def test_grad_mode_is_thread_local():
+    seen = {}
+    ready, release = threading.Event(), threading.Event()
+
+    def worker():
+        seen["worker starts"] = pt.is_grad_enabled()
+        with pt.no_grad():
+            seen["worker inside"] = pt.is_grad_enabled()
+            ready.set()
+            release.wait(5)
+        seen["worker ends"] = pt.is_grad_enabled()
+
+    with pt.no_grad():
+        thread = threading.Thread(target=worker)
+        thread.start()
+        ready.wait(5)
+        seen["main while worker disabled"] = pt.is_grad_enabled()
+    seen["main after"] = pt.is_grad_enabled()
+    assert seen["main after"]
+    seen["main records"] = (pt.ones(1, requires_grad=True) * 2).requires_grad
+    release.set()
+    thread.join(5)
+    assert seen == {"worker starts": True, "worker inside": False, "main while worker disabled": False,
+                    "main after": True, "main records": True, "worker ends": True}
+
+
+def test_new_threads_start_with_grad_enabled():
+    results = []
+    with pt.no_grad():
+        thread = threading.Thread(target=lambda: results.append(recorded(pt)))
+        thread.start()
+        thread.join(5)
+    assert results == [(True, True, True)]
