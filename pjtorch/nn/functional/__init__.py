@@ -1,0 +1,35 @@
+"""`torch.nn.functional`: the stateless forms of the layers, losses and activations.
+
+Each function parses PyTorch's signature, checks what PyTorch checks, and runs one op from
+`pjtorch.ops.nn` (or `pjtorch.ops.pointwise`) through dispatch, so every result is
+differentiable through jax.vjp with no derivative written here.
+"""
+from .activation import (
+    elu, gelu, hardsigmoid, hardswish, hardtanh, leaky_relu, log_softmax, logsigmoid, mish, relu, relu6, relu_,
+    sigmoid, silu, softmax, softmin, softplus, tanh,
+)
+from .attention import multi_head_attention_forward, scaled_dot_product_attention
+from .conv import conv1d, conv2d, conv3d
+from .dropout import dropout, dropout1d, dropout2d
+from .linear import linear
+from .loss import (
+    binary_cross_entropy, binary_cross_entropy_with_logits, cross_entropy, huber_loss, l1_loss, mse_loss, nll_loss,
+    smooth_l1_loss,
+)
+from .normalization import batch_norm, layer_norm, normalize
+from .padding import pad
+from .pooling import (
+    adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d, avg_pool1d, avg_pool2d, avg_pool3d, max_pool1d,
+    max_pool2d, max_pool3d,
+)
+from .sparse import embedding, one_hot
+
+__all__ = [
+    "adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d", "avg_pool1d", "avg_pool2d", "avg_pool3d",
+    "batch_norm", "binary_cross_entropy", "binary_cross_entropy_with_logits", "conv1d", "conv2d", "conv3d",
+    "cross_entropy", "dropout", "dropout1d", "dropout2d", "elu", "embedding", "gelu", "hardsigmoid", "hardswish",
+    "hardtanh", "huber_loss", "l1_loss", "layer_norm", "leaky_relu", "linear", "log_softmax", "logsigmoid",
+    "max_pool1d", "max_pool2d", "max_pool3d", "mish", "mse_loss", "multi_head_attention_forward", "nll_loss",
+    "normalize", "one_hot", "pad", "relu", "relu6", "relu_", "scaled_dot_product_attention", "sigmoid", "silu",
+    "smooth_l1_loss", "softmax", "softmin", "softplus", "tanh",
+]

@@ -1,0 +1,66 @@
+"""Convolutions: `F.conv1d/2d/3d` as one N-d op, with PyTorch's padding strings and shape errors."""
+from __future__ import annotations
+
+from ... import dispatch
+from ...amp.autocast_mode import lower_precision
+from ...ops import nn as nn_ops
+from ...tensor.tensor import Tensor
+from .._utils import ntuple, static
+
+
+def conv1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0, dilation=1,
+           groups: int = 1) -> Tensor:
+    return convolution(input, weight, bias, stride, padding, dilation, groups, spatial=1)
+
+
+def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0, dilation=1,
+           groups: int = 1) -> Tensor:
+    return convolution(input, weight, bias, stride, padding, dilation, groups, spatial=2)
+
+
+def conv3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0, dilation=1,
+           groups: int = 1) -> Tensor:
+    return convolution(input, weight, bias, stride, padding, dilation, groups, spatial=3)
+
+
+def convolution(input: Tensor, weight: Tensor, bias: Tensor | None, stride, padding, dilation, groups: int,
+                spatial: int) -> Tensor:
+    input, weight, bias = lower_precision(input, weight, bias)
+    stride, dilation = ntuple(spatial, stride), ntuple(spatial, dilation)
+    kernel = tuple(weight.shape[2:])
+    pads = padding_pairs(padding, kernel, stride, dilation)
+    _check(input, weight, groups, pads, kernel, dilation, spatial)
+    operands = (input, weight) if bias is None else (input, weight, bias)
+    return dispatch.apply(nn_ops.CONV, operands, static(stride=stride, padding=pads, dilation=dilation, groups=groups))
+
+
+def padding_pairs(padding, kernel: tuple, stride: tuple, dilation: tuple) -> tuple:
+    """(low, high) per spatial dim; 'same' puts the odd element of padding on the high side, as PyTorch does."""
+    if isinstance(padding, str):
+        if padding == "valid":
+            return ((0, 0),) * len(kernel)
+        if padding != "same":
+            raise RuntimeError(f"Invalid padding string: '{padding}'")
+        if any(s != 1 for s in stride):
+            raise ValueError("padding='same' is not supported for strided convolutions")
+        totals = [d * (k - 1) for k, d in zip(kernel, dilation)]
+        return tuple((total // 2, total - total // 2) for total in totals)
+    return tuple((p, p) for p in ntuple(len(kernel), padding))
+
+
+def _check(input: Tensor, weight: Tensor, groups: int, pads: tuple, kernel: tuple, dilation: tuple,
+           spatial: int) -> None:
+    name = f"conv{spatial}d"
+    if input.ndim not in (spatial + 1, spatial + 2):
+        raise RuntimeError(f"Expected {spatial + 1}D (unbatched) or {spatial + 2}D (batched) input to {name}, but got "
+                           f"input of size: {list(input.shape)}")
+    channels = input.shape[-spatial - 1]
+    if channels != weight.shape[1] * groups:
+        batched = list(input.shape) if input.ndim == spatial + 2 else [1] + list(input.shape)
+        raise RuntimeError(f"Given groups={groups}, weight of size {list(weight.shape)}, expected input{batched} to "
+                           f"have {weight.shape[1] * groups} channels, but got {channels} channels instead")
+    padded = [size + low + high for size, (low, high) in zip(input.shape[-spatial:], pads)]
+    effective = [d * (k - 1) + 1 for k, d in zip(kernel, dilation)]
+    if any(p < k for p, k in zip(padded, effective)):
+        raise RuntimeError(f"Calculated padded input size per channel: ({' x '.join(map(str, padded))}). Kernel size: "
+                           f"({' x '.join(map(str, effective))}). Kernel size can't be greater than actual input size")

@@ -1,0 +1,31 @@
+"""`F.linear`: x Wᵀ + b as one op, with PyTorch's shape and dtype errors."""
+from __future__ import annotations
+
+from ... import dispatch
+from ...amp.autocast_mode import lower_precision
+from ...ops import nn as nn_ops
+from ...tensor.functions import _c_type_name
+from ...tensor.tensor import Tensor
+
+
+def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
+    input, weight, bias = lower_precision(input, weight, bias)
+    _check(input, weight)
+    kind = "matrix" if input.ndim == 2 else "vector" if input.ndim == 1 else "batched"
+    operands = (input, weight) if bias is None else (input, weight, bias)
+    return dispatch.apply(nn_ops.LINEAR[(kind, bias is not None)], operands)
+
+
+def _check(input: Tensor, weight: Tensor) -> None:
+    if input.ndim == 0:
+        raise RuntimeError(f"both arguments to linear need to be at least 1D, but they are 0D and {weight.ndim}D")
+    if weight.ndim != 2:
+        raise RuntimeError(f"pjtorch's linear expects a 2D weight, but got a {weight.ndim}D weight")
+    inner = input.shape[-1]
+    if inner != weight.shape[1]:
+        rows = input.numel() // inner if inner else 0
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({rows}x{inner} and "
+                           f"{weight.shape[1]}x{weight.shape[0]})")
+    if input.dtype is not weight.dtype:
+        raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {_c_type_name(input.dtype)} != "
+                           f"{_c_type_name(weight.dtype)}")

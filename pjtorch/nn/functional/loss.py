@@ -1,0 +1,133 @@
+"""Loss functions: each one op (log_softmax and nll fused for cross_entropy), with PyTorch's checks."""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from ... import dispatch
+from ...amp.autocast_mode import float32_for
+from ...ops import nn as nn_ops
+from ...tensor import dtypes
+from ...tensor.tensor import Tensor
+from .._utils import legacy_reduction, static
+
+_REDUCTIONS = ("none", "mean", "sum")
+
+
+def _reduction(size_average, reduce, reduction: str) -> str:
+    reduction = legacy_reduction(size_average, reduce, reduction)
+    if reduction not in _REDUCTIONS:
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    return reduction
+
+
+def _warn_if_broadcast(input: Tensor, target: Tensor) -> None:
+    if target.shape != input.shape:
+        warnings.warn(f"Using a target size ({target.shape}) that is different to the input size ({input.shape}). "
+                      "This will likely lead to incorrect results due to broadcasting. Please ensure they have the "
+                      "same size.", stacklevel=3)
+
+
+def mse_loss(input: Tensor, target: Tensor, size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
+    reduction = _reduction(size_average, reduce, reduction)
+    _warn_if_broadcast(input, target)
+    input, target = float32_for("mse_loss", input, target)
+    return dispatch.apply(nn_ops.MSE_LOSS, (input, target), static(reduction=reduction))
+
+
+def l1_loss(input: Tensor, target: Tensor, size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
+    reduction = _reduction(size_average, reduce, reduction)
+    _warn_if_broadcast(input, target)
+    input, target = float32_for("l1_loss", input, target)
+    return dispatch.apply(nn_ops.L1_LOSS[reduction], (input, target), static(reduction=reduction))
+
+
+def smooth_l1_loss(input: Tensor, target: Tensor, size_average=None, reduce=None, reduction: str = "mean",
+                   beta: float = 1.0) -> Tensor:
+    reduction = _reduction(size_average, reduce, reduction)
+    if beta < 0:
+        raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
+    _warn_if_broadcast(input, target)
+    input, target = float32_for("smooth_l1_loss", input, target)
+    return dispatch.apply(nn_ops.SMOOTH_L1_LOSS, (input, target), static(reduction=reduction, beta=float(beta)))
+
+
+def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean", delta: float = 1.0) -> Tensor:
+    reduction = _reduction(None, None, reduction)
+    _warn_if_broadcast(input, target)
+    input, target = float32_for("huber_loss", input, target)
+    return dispatch.apply(nn_ops.HUBER_LOSS, (input, target), static(reduction=reduction, delta=float(delta)))
+
+
+def _check_class_target(input: Tensor, target: Tensor, ignore_index: int) -> None:
+    """PyTorch's nll_loss checks: integer targets, matching batch size, classes in range (on CPU)."""
+    if target.dtype.category != dtypes.INTEGER:
+        raise RuntimeError(f"expected scalar type Long but found {dtypes.LEGACY_NAMES[target.dtype][:-6]}")
+    if input.ndim > 1 and input.shape[0] != (target.shape[0] if target.ndim else 1):
+        raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target batch_size "
+                         f"({target.shape[0] if target.ndim else 1}).")
+    if target.device.type == "cpu" and target.numel():
+        values = np.asarray(target._value())
+        classes = input.shape[1 if input.ndim > 1 else 0]
+        bad = values[(values != ignore_index) & ((values < 0) | (values >= classes))]
+        if bad.size:
+            raise IndexError(f"Target {bad.reshape(-1)[0]} is out of bounds.")
+
+
+def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average=None, ignore_index: int = -100,
+             reduce=None, reduction: str = "mean") -> Tensor:
+    reduction = _reduction(size_average, reduce, reduction)
+    _check_class_target(input, target, ignore_index)
+    input, weight = float32_for("nll_loss", input, weight)
+    operands = (input, target) if weight is None else (input, target, weight)
+    return dispatch.apply(nn_ops.NLL_LOSS[input.ndim > 2], operands,
+                          static(reduction=reduction, ignore_index=ignore_index))
+
+
+def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average=None,
+                  ignore_index: int = -100, reduce=None, reduction: str = "mean",
+                  label_smoothing: float = 0.0) -> Tensor:
+    """Class indices (with ignore_index) or class probabilities as targets; optional label smoothing."""
+    reduction = _reduction(size_average, reduce, reduction)
+    if not 0.0 <= label_smoothing <= 1.0:
+        raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
+    input, target, weight = float32_for("cross_entropy", input, target, weight)
+    extra = () if weight is None else (weight,)
+    if target.is_floating_point():
+        if target.shape != input.shape:
+            raise RuntimeError(f"Expected target size {list(input.shape)}, got {list(target.shape)}")
+        return dispatch.apply(nn_ops.CROSS_ENTROPY_PROBS[reduction], (input, target, *extra),
+                              static(reduction=reduction, label_smoothing=float(label_smoothing)))
+    _check_class_target(input, target, ignore_index)
+    op = nn_ops.CROSS_ENTROPY[input.ndim > 2] if label_smoothing == 0 else nn_ops.CROSS_ENTROPY_SMOOTHED
+    return dispatch.apply(op, (input, target, *extra), static(
+        reduction=reduction, ignore_index=ignore_index, label_smoothing=float(label_smoothing)))
+
+
+def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average=None,
+                         reduce=None, reduction: str = "mean") -> Tensor:
+    reduction = _reduction(size_average, reduce, reduction)
+    if target.shape != input.shape:
+        raise ValueError(f"Using a target size ({target.shape}) that is different to the input size "
+                         f"({input.shape}) is deprecated. Please ensure they have the same size.")
+    if input.device.type == "cpu" and input.numel():
+        values = np.asarray(input._value(), np.float64)
+        if not ((values >= 0) & (values <= 1)).all():
+            raise RuntimeError("all elements of input should be between 0 and 1")
+    input, target, weight = float32_for("binary_cross_entropy", input, target, weight)
+    extra = () if weight is None else (weight,)
+    return dispatch.apply(nn_ops.BINARY_CROSS_ENTROPY, (input, target, *extra), static(reduction=reduction))
+
+
+def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average=None,
+                                     reduce=None, reduction: str = "mean",
+                                     pos_weight: Tensor | None = None) -> Tensor:
+    reduction = _reduction(size_average, reduce, reduction)
+    if target.shape != input.shape:
+        raise ValueError(f"Target size ({target.shape}) must be the same as input size ({input.shape})")
+    input, target, weight, pos_weight = float32_for("binary_cross_entropy_with_logits", input, target, weight,
+                                                    pos_weight)
+    extra = tuple(t for t in (weight, pos_weight) if t is not None)
+    return dispatch.apply(nn_ops.BINARY_CROSS_ENTROPY_WITH_LOGITS, (input, target, *extra), static(
+        reduction=reduction, has_weight=weight is not None, has_pos_weight=pos_weight is not None))

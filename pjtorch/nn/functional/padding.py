@@ -1,0 +1,32 @@
+"""`F.pad`: PyTorch's last-dim-first pad tuples, constant (negative pads crop), reflect, replicate, circular."""
+from __future__ import annotations
+
+from ... import dispatch
+from ...ops import nn as nn_ops
+from ...tensor.tensor import Tensor
+from .._utils import static
+
+
+def pad(input: Tensor, pad, mode: str = "constant", value: float | None = None) -> Tensor:
+    pad = tuple(pad)
+    if len(pad) % 2:
+        raise RuntimeError("Padding length must be divisible by 2")
+    if len(pad) // 2 > input.ndim:
+        raise RuntimeError("Padding length should be less than or equal to two times the input dimension but got "
+                           f"padding length {len(pad)} and input of dimension {input.ndim}")
+    pairs = [(pad[2 * i], pad[2 * i + 1]) for i in range(len(pad) // 2)]
+    width = ((0, 0),) * (input.ndim - len(pairs)) + tuple(reversed(pairs))
+    if mode == "constant":
+        return dispatch.apply(nn_ops.PAD["constant"], (input,), static(pad_width=width, mode=mode,
+                                                                       value=0 if value is None else value))
+    if mode not in ("reflect", "replicate", "circular"):
+        raise NotImplementedError(f"Unrecognised padding mode {mode}")
+    if value:
+        raise ValueError(f"Padding mode \"{mode}\" doesn't take in value argument")
+    if mode == "reflect":
+        for dim, (low, high) in enumerate(width):
+            if max(low, high) >= input.shape[dim] and (low or high):
+                raise RuntimeError(f"Argument #4: Padding size should be less than the corresponding input dimension, "
+                                   f"but got: padding ({low}, {high}) at dimension {dim} of input {list(input.shape)}")
+    op = nn_ops.PAD["circular"] if mode == "circular" else nn_ops.PAD[(mode, len(pairs))]
+    return dispatch.apply(op, (input,), static(pad_width=width, mode=mode, value=0))

@@ -1,0 +1,106 @@
+"""Pooling: max, average and adaptive average over 1-3 spatial dims, with PyTorch's ceil_mode rules."""
+from __future__ import annotations
+
+from ... import dispatch
+from ...ops import nn as nn_ops
+from ...tensor.tensor import Tensor
+from .._utils import ntuple, static
+
+
+def _window_args(spatial: int, kernel_size, stride, padding, dilation=1) -> tuple:
+    kernel = ntuple(spatial, kernel_size)
+    stride = kernel if stride is None or stride == [] else ntuple(spatial, stride)
+    return kernel, stride, ntuple(spatial, padding), ntuple(spatial, dilation)
+
+
+def _check_input(name: str, input: Tensor, spatial: int) -> None:
+    if input.ndim not in (spatial + 1, spatial + 2):
+        raise RuntimeError(f"{name}: Expected {spatial + 1}D or {spatial + 2}D tensor, but got {input.ndim}D")
+
+
+def _max_pool(input: Tensor, spatial: int, kernel_size, stride, padding, dilation, ceil_mode: bool,
+              return_indices: bool):
+    kernel, stride, padding, dilation = _window_args(spatial, kernel_size, stride, padding, dilation)
+    _check_input(f"max_pool{spatial}d", input, spatial)
+    for k, p, d in zip(kernel, padding, dilation):
+        if p * 2 > (k - 1) * d + 1:
+            raise RuntimeError(f"pad should be at most half of effective kernel size, but got pad={p}, "
+                               f"kernel_size={k} and dilation={d}")
+    pads = []
+    for size, k, s, p, d in zip(input.shape[-spatial:], kernel, stride, padding, dilation):
+        out = nn_ops.pool_output_size(size, k, s, p, d, ceil_mode)
+        pads.append((p, max(0, (out - 1) * s + d * (k - 1) + 1 - size - p)))
+    table = nn_ops.MAX_POOL_WITH_INDICES if return_indices else nn_ops.MAX_POOL
+    return dispatch.apply(table[spatial], (input,), static(kernel_size=kernel, stride=stride, padding=tuple(pads),
+                                                           dilation=dilation))
+
+
+def max_pool1d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1, ceil_mode: bool = False,
+               return_indices: bool = False):
+    return _max_pool(input, 1, kernel_size, stride, padding, dilation, ceil_mode, return_indices)
+
+
+def max_pool2d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1, ceil_mode: bool = False,
+               return_indices: bool = False):
+    return _max_pool(input, 2, kernel_size, stride, padding, dilation, ceil_mode, return_indices)
+
+
+def max_pool3d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1, ceil_mode: bool = False,
+               return_indices: bool = False):
+    return _max_pool(input, 3, kernel_size, stride, padding, dilation, ceil_mode, return_indices)
+
+
+def _avg_pool(input: Tensor, spatial: int, kernel_size, stride, padding, ceil_mode: bool, count_include_pad: bool,
+              divisor_override) -> Tensor:
+    kernel, stride, padding, _ = _window_args(spatial, kernel_size, stride, padding)
+    _check_input(f"avg_pool{spatial}d", input, spatial)
+    for k, p in zip(kernel, padding):
+        if p * 2 > k:
+            raise RuntimeError(f"pad should be at most half of effective kernel size, but got pad={p}, "
+                               f"kernel_size={k} and dilation=1")
+    if divisor_override is not None and divisor_override == 0:
+        raise RuntimeError("divisor must be not zero")
+    extra = []
+    for size, k, s, p in zip(input.shape[-spatial:], kernel, stride, padding):
+        out = nn_ops.pool_output_size(size, k, s, p, 1, ceil_mode)
+        extra.append(max(0, (out - 1) * s + k - size - 2 * p))
+    return dispatch.apply(nn_ops.AVG_POOL[spatial], (input,), static(
+        kernel_size=kernel, stride=stride, padding=padding, ceil_padding=tuple(extra),
+        count_include_pad=count_include_pad, divisor_override=divisor_override))
+
+
+def avg_pool1d(input: Tensor, kernel_size, stride=None, padding=0, ceil_mode: bool = False,
+               count_include_pad: bool = True) -> Tensor:
+    return _avg_pool(input, 1, kernel_size, stride, padding, ceil_mode, count_include_pad, None)
+
+
+def avg_pool2d(input: Tensor, kernel_size, stride=None, padding=0, ceil_mode: bool = False,
+               count_include_pad: bool = True, divisor_override: int | None = None) -> Tensor:
+    return _avg_pool(input, 2, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
+
+
+def avg_pool3d(input: Tensor, kernel_size, stride=None, padding=0, ceil_mode: bool = False,
+               count_include_pad: bool = True, divisor_override: int | None = None) -> Tensor:
+    return _avg_pool(input, 3, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
+
+
+def _adaptive_avg_pool(input: Tensor, spatial: int, output_size) -> Tensor:
+    _check_input(f"adaptive_avg_pool{spatial}d", input, spatial)
+    sizes = tuple(input.shape[-spatial:])
+    output = tuple(size if wanted is None else wanted for size, wanted in zip(sizes, ntuple(spatial, output_size)))
+    if spatial == 2 and output == (1, 1):
+        dims = tuple(range(input.ndim - spatial, input.ndim))
+        return dispatch.apply(nn_ops.GLOBAL_AVG_POOL, (input,), static(dims=dims))
+    return dispatch.apply(nn_ops.ADAPTIVE_AVG_POOL[spatial], (input,), static(output_size=output))
+
+
+def adaptive_avg_pool1d(input: Tensor, output_size) -> Tensor:
+    return _adaptive_avg_pool(input, 1, output_size)
+
+
+def adaptive_avg_pool2d(input: Tensor, output_size) -> Tensor:
+    return _adaptive_avg_pool(input, 2, output_size)
+
+
+def adaptive_avg_pool3d(input: Tensor, output_size) -> Tensor:
+    return _adaptive_avg_pool(input, 3, output_size)

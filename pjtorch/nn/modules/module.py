@@ -1,0 +1,523 @@
+"""`nn.Module`: parameters, buffers and submodules registered by attribute assignment.
+
+The registries (`_parameters`, `_buffers`, `_modules`) are ordered dicts, so iteration order,
+state_dict keys and the printed tree follow definition order exactly as in PyTorch. Calling a
+module with no hooks is one attribute check and a call to `forward`.
+"""
+from __future__ import annotations
+
+import itertools
+from collections import OrderedDict, namedtuple
+from typing import Any, Callable, Iterator, Mapping
+
+from ...autograd import grad_mode
+from ...tensor import dtypes
+from ...tensor.device import device as Device
+from ...tensor.tensor import Tensor
+from ...utils.hooks import RemovableHandle
+from ..parameter import Parameter
+
+
+def typename(value: Any) -> str:
+    """`torch.typename`: 'torch.FloatTensor' for tensors, the qualified class name otherwise."""
+    if isinstance(value, Tensor):
+        return "torch." + dtypes.LEGACY_NAMES[value.dtype]
+    kind = type(value)
+    module = "" if kind.__module__ in ("builtins", "__builtin__", None) else kind.__module__ + "."
+    return module + kind.__qualname__
+
+
+class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
+    """What load_state_dict returns; prints as PyTorch's when everything matched."""
+
+    def __repr__(self) -> str:
+        if not self.missing_keys and not self.unexpected_keys:
+            return "<All keys matched successfully>"
+        return super().__repr__()
+
+    __str__ = __repr__
+
+
+def _addindent(text: str, spaces: int) -> str:
+    lines = text.split("\n")
+    if len(lines) == 1:
+        return text
+    return lines[0] + "\n" + "\n".join(" " * spaces + line for line in lines[1:])
+
+
+class Module:
+    """Base class of every layer and model: subclass it, assign layers in __init__, define forward."""
+
+    training: bool
+    _version: int = 1
+
+    def __init__(self, *args, **kwargs) -> None:
+        if kwargs:
+            raise TypeError(f"{type(self).__name__}.__init__() got an unexpected keyword argument "
+                            f"'{next(iter(kwargs))}'")
+        if args:
+            raise TypeError(f"{type(self).__name__}.__init__() takes 1 positional argument but {len(args) + 1} were "
+                            "given")
+        setattr_ = object.__setattr__
+        setattr_(self, "training", True)
+        setattr_(self, "_parameters", {})
+        setattr_(self, "_buffers", {})
+        setattr_(self, "_non_persistent_buffers_set", set())
+        setattr_(self, "_modules", {})
+        setattr_(self, "_forward_hooks", OrderedDict())
+        setattr_(self, "_forward_hooks_with_kwargs", {})
+        setattr_(self, "_forward_pre_hooks", OrderedDict())
+        setattr_(self, "_forward_pre_hooks_with_kwargs", {})
+
+    def forward(self, *args, **kwargs):
+        raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required "forward" function')
+
+    # ----- calling ------------------------------------------------------------------------------
+    def __call__(self, *args, **kwargs):
+        if not (self._forward_hooks or self._forward_pre_hooks):
+            return self.forward(*args, **kwargs)
+        return self._call_with_hooks(args, kwargs)
+
+    def _call_with_hooks(self, args: tuple, kwargs: dict):
+        for hook_id, hook in list(self._forward_pre_hooks.items()):
+            if hook_id in self._forward_pre_hooks_with_kwargs:
+                result = hook(self, args, kwargs)
+                if result is not None:
+                    if not (isinstance(result, tuple) and len(result) == 2):
+                        raise RuntimeError("forward pre-hook must return None or a tuple of (new_args, new_kwargs), "
+                                           f"but got {result}.")
+                    args, kwargs = result
+            else:
+                result = hook(self, args)
+                if result is not None:
+                    args = result if isinstance(result, tuple) else (result,)
+        output = self.forward(*args, **kwargs)
+        for hook_id, hook in list(self._forward_hooks.items()):
+            if hook_id in self._forward_hooks_with_kwargs:
+                result = hook(self, args, kwargs, output)
+            else:
+                result = hook(self, args, output)
+            if result is not None:
+                output = result
+        return output
+
+    def register_forward_pre_hook(self, hook: Callable, *, prepend: bool = False,
+                                  with_kwargs: bool = False) -> RemovableHandle:
+        """`hook(module, args)` runs before forward; a returned value replaces the positional args."""
+        return self._register_hook(self._forward_pre_hooks, self._forward_pre_hooks_with_kwargs, hook, prepend,
+                                   with_kwargs)
+
+    def register_forward_hook(self, hook: Callable, *, prepend: bool = False, with_kwargs: bool = False,
+                              always_call: bool = False) -> RemovableHandle:
+        """`hook(module, args, output)` runs after forward; a returned value replaces the output."""
+        return self._register_hook(self._forward_hooks, self._forward_hooks_with_kwargs, hook, prepend, with_kwargs)
+
+    @staticmethod
+    def _register_hook(hooks: OrderedDict, with_kwargs_ids: dict, hook: Callable, prepend: bool,
+                       with_kwargs: bool) -> RemovableHandle:
+        handle = RemovableHandle(hooks, extra_dict=with_kwargs_ids)
+        hooks[handle.id] = hook
+        if with_kwargs:
+            with_kwargs_ids[handle.id] = True
+        if prepend:
+            hooks.move_to_end(handle.id, last=False)
+        return handle
+
+    # ----- registration -------------------------------------------------------------------------
+    def register_parameter(self, name: str, param: Parameter | None) -> None:
+        if "_parameters" not in self.__dict__:
+            raise AttributeError("cannot assign parameter before Module.__init__() call")
+        self._check_new_name(name, "parameter", self._parameters)
+        if param is not None:
+            if not isinstance(param, Parameter):
+                raise TypeError(f"cannot assign '{typename(param)}' object to parameter '{name}' "
+                                "(torch.nn.Parameter or None required)")
+            if param.grad_fn is not None:
+                raise ValueError(f"Cannot assign non-leaf Tensor to parameter '{name}'. Model parameters must be "
+                                 "created explicitly. To express '{name}' as a function of another Tensor, compute "
+                                 "the value in the forward() method.")
+        self._parameters[name] = param
+
+    def register_buffer(self, name: str, tensor: Tensor | None, persistent: bool = True) -> None:
+        if "_buffers" not in self.__dict__:
+            raise AttributeError("cannot assign buffer before Module.__init__() call")
+        self._check_new_name(name, "buffer", self._buffers)
+        if tensor is not None and not isinstance(tensor, Tensor):
+            raise TypeError(f"cannot assign '{typename(tensor)}' object to buffer '{name}' "
+                            "(torch Tensor or None required)")
+        self._buffers[name] = tensor
+        if persistent:
+            self._non_persistent_buffers_set.discard(name)
+        else:
+            self._non_persistent_buffers_set.add(name)
+
+    def add_module(self, name: str, module: "Module | None") -> None:
+        if not isinstance(module, Module) and module is not None:
+            raise TypeError(f"{typename(module)} is not a Module subclass")
+        if not isinstance(name, str):
+            raise TypeError(f"module name should be a string. Got {typename(name)}")
+        if hasattr(self, name) and name not in self._modules:
+            raise KeyError(f"attribute '{name}' already exists")
+        if "." in name:
+            raise KeyError(f'module name can\'t contain ".", got: {name}')
+        if name == "":
+            raise KeyError('module name can\'t be empty string ""')
+        self._modules[name] = module
+
+    register_module = add_module
+
+    def _check_new_name(self, name: str, kind: str, registry: dict) -> None:
+        if not isinstance(name, str):
+            raise TypeError(f"{kind} name should be a string. Got {typename(name)}")
+        if "." in name:
+            raise KeyError(f'{kind} name can\'t contain "."')
+        if name == "":
+            raise KeyError(f'{kind} name can\'t be empty string ""')
+        if hasattr(self, name) and name not in registry:
+            raise KeyError(f"attribute '{name}' already exists")
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        params = self.__dict__.get("_parameters")
+        if isinstance(value, Parameter):
+            if params is None:
+                raise AttributeError("cannot assign parameters before Module.__init__() call")
+            self._forget(name, self.__dict__, self._buffers, self._modules)
+            self.register_parameter(name, value)
+        elif params is not None and name in params:
+            if value is not None:
+                raise TypeError(f"cannot assign '{typename(value)}' as parameter '{name}' "
+                                "(torch.nn.Parameter or None expected)")
+            self.register_parameter(name, value)
+        else:
+            modules = self.__dict__.get("_modules")
+            if isinstance(value, Module):
+                if modules is None:
+                    raise AttributeError("cannot assign module before Module.__init__() call")
+                self._forget(name, self.__dict__, self._parameters, self._buffers)
+                modules[name] = value
+            elif modules is not None and name in modules:
+                if value is not None:
+                    raise TypeError(f"cannot assign '{typename(value)}' as child module '{name}' "
+                                    "(torch.nn.Module or None expected)")
+                modules[name] = value
+            else:
+                buffers = self.__dict__.get("_buffers")
+                if buffers is not None and name in buffers:
+                    if value is not None and not isinstance(value, Tensor):
+                        raise TypeError(f"cannot assign '{typename(value)}' as buffer '{name}' "
+                                        "(torch.nn.Buffer, torch.Tensor or None expected)")
+                    buffers[name] = value
+                else:
+                    object.__setattr__(self, name, value)
+
+    def _forget(self, name: str, *registries: dict) -> None:
+        for registry in registries:
+            registry.pop(name, None)
+        self._non_persistent_buffers_set.discard(name)
+
+    def __getattr__(self, name: str):
+        registries = self.__dict__
+        for registry in ("_parameters", "_buffers", "_modules"):
+            found = registries.get(registry)
+            if found is not None and name in found:
+                return found[name]
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def __delattr__(self, name: str) -> None:
+        for registry in (self._parameters, self._buffers, self._modules):
+            if name in registry:
+                del registry[name]
+                self._non_persistent_buffers_set.discard(name)
+                return
+        object.__delattr__(self, name)
+
+    def __dir__(self) -> list:
+        attrs = list(super().__dir__()) + list(self._parameters) + list(self._modules) + list(self._buffers)
+        return sorted(key for key in set(attrs) if not key[0].isdigit())
+
+    # ----- traversal ----------------------------------------------------------------------------
+    def _named_members(self, members: Callable, prefix: str, recurse: bool, remove_duplicate: bool) -> Iterator:
+        seen = set()
+        modules = self.named_modules(prefix=prefix, remove_duplicate=remove_duplicate) if recurse else [(prefix, self)]
+        for module_prefix, module in modules:
+            for name, value in members(module):
+                if value is None or (remove_duplicate and id(value) in seen):
+                    continue
+                if remove_duplicate:
+                    seen.add(id(value))
+                yield (module_prefix + "." + name if module_prefix else name), value
+
+    def named_parameters(self, prefix: str = "", recurse: bool = True,
+                         remove_duplicate: bool = True) -> Iterator[tuple[str, Parameter]]:
+        return self._named_members(lambda m: m._parameters.items(), prefix, recurse, remove_duplicate)
+
+    def parameters(self, recurse: bool = True) -> Iterator[Parameter]:
+        for _, param in self.named_parameters(recurse=recurse):
+            yield param
+
+    def named_buffers(self, prefix: str = "", recurse: bool = True,
+                      remove_duplicate: bool = True) -> Iterator[tuple[str, Tensor]]:
+        return self._named_members(lambda m: m._buffers.items(), prefix, recurse, remove_duplicate)
+
+    def buffers(self, recurse: bool = True) -> Iterator[Tensor]:
+        for _, buffer in self.named_buffers(recurse=recurse):
+            yield buffer
+
+    def named_children(self) -> Iterator[tuple[str, "Module"]]:
+        seen = set()
+        for name, module in self._modules.items():
+            if module is not None and id(module) not in seen:
+                seen.add(id(module))
+                yield name, module
+
+    def children(self) -> Iterator["Module"]:
+        for _, module in self.named_children():
+            yield module
+
+    def named_modules(self, memo: set | None = None, prefix: str = "",
+                      remove_duplicate: bool = True) -> Iterator[tuple[str, "Module"]]:
+        memo = set() if memo is None else memo
+        if remove_duplicate:
+            if id(self) in memo:
+                return
+            memo.add(id(self))
+        yield prefix, self
+        for name, module in self._modules.items():
+            if module is not None:
+                yield from module.named_modules(memo, prefix + ("." if prefix else "") + name, remove_duplicate)
+
+    def modules(self) -> Iterator["Module"]:
+        for _, module in self.named_modules():
+            yield module
+
+    def get_submodule(self, target: str) -> "Module":
+        module = self
+        for item in target.split(".") if target else ():
+            if not hasattr(module, item):
+                raise AttributeError(module._get_name() + " has no attribute `" + item + "`")
+            module = getattr(module, item)
+            if not isinstance(module, Module):
+                raise AttributeError("`" + item + "` is not an nn.Module")
+        return module
+
+    # ----- modes and conversions ----------------------------------------------------------------
+    def train(self, mode: bool = True) -> "Module":
+        if not isinstance(mode, bool):
+            raise ValueError("training mode is expected to be boolean")
+        self.training = mode
+        for module in self.children():
+            module.train(mode)
+        return self
+
+    def eval(self) -> "Module":
+        return self.train(False)
+
+    def requires_grad_(self, requires_grad: bool = True) -> "Module":
+        for param in self.parameters():
+            param.requires_grad_(requires_grad)
+        return self
+
+    def zero_grad(self, set_to_none: bool = True) -> None:
+        for param in self.parameters():
+            if param.grad is None:
+                continue
+            if set_to_none:
+                param.grad = None
+            else:
+                param.grad = param.grad.detach()
+                param.grad.zero_()
+
+    def apply(self, fn: Callable[["Module"], None]) -> "Module":
+        for module in self.children():
+            module.apply(fn)
+        fn(self)
+        return self
+
+    def _apply(self, convert: Callable[[Tensor], Tensor]) -> "Module":
+        """Converts every parameter and buffer, keeping each Parameter object (optimizers hold them)."""
+        for module in self.children():
+            module._apply(convert)
+        for param in self._parameters.values():
+            if param is None:
+                continue
+            with grad_mode.no_grad():
+                converted = convert(param)
+            if converted is not param:
+                param.data = converted
+            if param.grad is not None:
+                param.grad = convert(param.grad)
+        for name, buffer in self._buffers.items():
+            if buffer is not None:
+                self._buffers[name] = convert(buffer)
+        return self
+
+    def to(self, *args, **kwargs) -> "Module":
+        """to(device), to(dtype), to(device, dtype), to(tensor): dtype changes only floating tensors."""
+        device, dtype = _parse_to(args, kwargs)
+        if dtype is not None and dtype.category < dtypes.FLOATING:
+            raise TypeError(f"nn.Module.to only accepts floating point or complex dtypes, but got desired "
+                            f"dtype={dtype}")
+
+        def convert(t: Tensor) -> Tensor:
+            wanted = dtype if dtype is not None and (t.is_floating_point() or t.is_complex()) else None
+            return t.to(device=device, dtype=wanted)
+
+        return self._apply(convert)
+
+    def _cast_floating(self, dtype: dtypes.dtype) -> "Module":
+        return self._apply(lambda t: t.to(dtype) if t.is_floating_point() else t)
+
+    def float(self) -> "Module":
+        return self._cast_floating(dtypes.float32)
+
+    def double(self) -> "Module":
+        return self._cast_floating(dtypes.float64)
+
+    def half(self) -> "Module":
+        return self._cast_floating(dtypes.float16)
+
+    def bfloat16(self) -> "Module":
+        return self._cast_floating(dtypes.bfloat16)
+
+    def cpu(self) -> "Module":
+        return self._apply(lambda t: t.cpu())
+
+    def cuda(self, device: int | Device | None = None) -> "Module":
+        return self._apply(lambda t: t.cuda(device))
+
+    # ----- state_dict ---------------------------------------------------------------------------
+    def state_dict(self, *, destination: OrderedDict | None = None, prefix: str = "",
+                   keep_vars: bool = False) -> OrderedDict:
+        """Parameters and persistent buffers by dotted name, detached unless keep_vars."""
+        if destination is None:
+            destination = OrderedDict()
+            destination._metadata = OrderedDict()
+        if hasattr(destination, "_metadata"):
+            destination._metadata[prefix[:-1]] = {"version": self._version}
+        self._save_to_state_dict(destination, prefix, keep_vars)
+        for name, module in self._modules.items():
+            if module is not None:
+                module.state_dict(destination=destination, prefix=prefix + name + ".", keep_vars=keep_vars)
+        return destination
+
+    def _save_to_state_dict(self, destination: dict, prefix: str, keep_vars: bool) -> None:
+        for name, param in self._parameters.items():
+            if param is not None:
+                destination[prefix + name] = param if keep_vars else param.detach()
+        for name, buffer in self._buffers.items():
+            if buffer is not None and name not in self._non_persistent_buffers_set:
+                destination[prefix + name] = buffer if keep_vars else buffer.detach()
+
+    def load_state_dict(self, state_dict: Mapping[str, Any], strict: bool = True,
+                        assign: bool = False) -> _IncompatibleKeys:
+        """Copies matching entries in place; missing and unexpected keys are errors when strict."""
+        if not isinstance(state_dict, Mapping):
+            raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
+        missing, unexpected, errors = [], [], []
+        metadata = getattr(state_dict, "_metadata", None)
+
+        def load(module: Module, local: dict, prefix: str) -> None:
+            local_metadata = {} if metadata is None else dict(metadata.get(prefix[:-1], {}))
+            if assign:
+                local_metadata["assign_to_params_buffers"] = True
+            module._load_from_state_dict(local, prefix, local_metadata, True, missing, unexpected, errors)
+            for name, child in module._modules.items():
+                if child is not None:
+                    child_prefix = prefix + name + "."
+                    load(child, {k: v for k, v in local.items() if k.startswith(child_prefix)}, child_prefix)
+
+        load(self, OrderedDict(state_dict), "")
+        if strict:
+            if unexpected:
+                errors.insert(0, "Unexpected key(s) in state_dict: {}. ".format(
+                    ", ".join(f'"{k}"' for k in unexpected)))
+            if missing:
+                errors.insert(0, "Missing key(s) in state_dict: {}. ".format(", ".join(f'"{k}"' for k in missing)))
+        if errors:
+            raise RuntimeError("Error(s) in loading state_dict for {}:\n\t{}".format(
+                type(self).__name__, "\n\t".join(errors)))
+        return _IncompatibleKeys(missing, unexpected)
+
+    def _load_from_state_dict(self, state_dict: dict, prefix: str, local_metadata: dict, strict: bool,
+                              missing_keys: list, unexpected_keys: list, error_msgs: list) -> None:
+        persistent = {k: v for k, v in self._buffers.items() if k not in self._non_persistent_buffers_set}
+        local_state = {k: v for k, v in itertools.chain(self._parameters.items(), persistent.items())
+                       if v is not None}
+        assign = local_metadata.get("assign_to_params_buffers", False)
+        for name, current in local_state.items():
+            key = prefix + name
+            if key not in state_dict:
+                if strict:
+                    missing_keys.append(key)
+                continue
+            incoming = state_dict[key]
+            if not isinstance(incoming, Tensor):
+                error_msgs.append(f'While copying the parameter named "{key}", expected torch.Tensor or Tensor-like '
+                                  f"object from checkpoint but received {type(incoming)}")
+                continue
+            if len(current.shape) == 0 and len(incoming.shape) == 1:
+                incoming = incoming[0]
+            if incoming.shape != current.shape:
+                error_msgs.append(f"size mismatch for {key}: copying a param with shape {incoming.shape} from "
+                                  f"checkpoint, the shape in current model is {current.shape}.")
+                continue
+            try:
+                with grad_mode.no_grad():
+                    if assign:
+                        self._assign_loaded(name, current, incoming)
+                    else:
+                        current.copy_(incoming)
+            except Exception as error:
+                error_msgs.append(f'While copying the parameter named "{key}", whose dimensions in the model are '
+                                  f"{current.size()} and whose dimensions in the checkpoint are {incoming.size()}, "
+                                  f"an exception occurred : {error.args}.")
+        if strict:
+            for key in state_dict:
+                if not key.startswith(prefix):
+                    continue
+                parts = key[len(prefix):].split(".", 1)
+                if (len(parts) > 1 and parts[0] not in self._modules) or (len(parts) == 1
+                                                                          and parts[0] not in local_state):
+                    unexpected_keys.append(key)
+
+    def _assign_loaded(self, name: str, current: Tensor, incoming: Tensor) -> None:
+        if isinstance(current, Parameter):
+            incoming = incoming if isinstance(incoming, Parameter) else Parameter(incoming, current.requires_grad)
+        setattr(self, name, incoming)
+
+    # ----- printing -----------------------------------------------------------------------------
+    def _get_name(self) -> str:
+        return type(self).__name__
+
+    def extra_repr(self) -> str:
+        """The text inside this module's parentheses, before its children; layers override it."""
+        return ""
+
+    def __repr__(self) -> str:
+        extra = self.extra_repr()
+        extra_lines = extra.split("\n") if extra else []
+        child_lines = [f"({key}): " + _addindent(repr(module), 2) for key, module in self._modules.items()]
+        lines = extra_lines + child_lines
+        text = self._get_name() + "("
+        if lines:
+            if len(extra_lines) == 1 and not child_lines:
+                text += extra_lines[0]
+            else:
+                text += "\n  " + "\n  ".join(lines) + "\n"
+        return text + ")"
+
+
+def _parse_to(args: tuple, kwargs: dict) -> tuple:
+    """(device, dtype) from Module.to's accepted forms."""
+    device, dtype = kwargs.get("device"), kwargs.get("dtype")
+    tensor = kwargs.get("tensor")
+    for arg in args:
+        if isinstance(arg, dtypes.dtype):
+            dtype = arg
+        elif isinstance(arg, Tensor):
+            tensor = arg
+        elif arg is not None:
+            device = arg
+    if tensor is not None:
+        device, dtype = tensor.device, tensor.dtype
+    return device, dtype

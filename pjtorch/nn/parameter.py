@@ -1,0 +1,36 @@
+"""`nn.Parameter`: a Tensor a Module registers as trainable."""
+from __future__ import annotations
+
+from ..tensor import factories
+from ..tensor.tensor import Tensor
+
+
+class Parameter(Tensor):
+    """A leaf that requires grad (by default) and shares `data`'s storage, as PyTorch's does.
+
+    Operations on a Parameter return plain Tensors; only the Parameter object itself is special,
+    which is how Module tells parameters from other tensor attributes.
+    """
+
+    _is_param = True
+
+    def __new__(cls, data: Tensor | None = None, requires_grad: bool = True) -> "Parameter":
+        if data is None:
+            data = factories.empty(0)
+        param = object.__new__(cls)
+        param.__dict__.update(data.detach().__dict__)
+        param.requires_grad_(requires_grad)
+        return param
+
+    def __init__(self, data: Tensor | None = None, requires_grad: bool = True) -> None:
+        """Everything happens in __new__; Tensor.__init__ forbids direct construction."""
+
+    def __repr__(self, *, tensor_contents=None) -> str:
+        return "Parameter containing:\n" + super().__repr__()
+
+    __str__ = __repr__
+
+    def __deepcopy__(self, memo: dict) -> "Parameter":
+        if id(self) not in memo:
+            memo[id(self)] = type(self)(self.data.clone(), self.requires_grad)
+        return memo[id(self)]

@@ -1,0 +1,191 @@
+"""`torch.optim.Optimizer`: parameter groups, per-parameter state, and the fused update step.
+
+A subclass names its update Op (from `updates`) and its state; `step` runs that Op once per
+parameter group on every parameter that has a gradient, under no_grad, and writes the results
+back in place (each parameter and state tensor keeps its identity and bumps its version, as
+PyTorch's in-place updates do).
+"""
+from __future__ import annotations
+
+import warnings
+from collections import defaultdict
+from copy import deepcopy
+from itertools import chain
+from typing import Any, Callable, Iterable
+
+from .. import dispatch
+from ..autograd import grad_mode
+from ..ops.registry import Op
+from ..tensor import dtypes, factories
+from ..tensor.tensor import Tensor
+
+
+def _typename(value: Any) -> str:
+    if isinstance(value, Tensor):
+        return "torch." + dtypes.LEGACY_NAMES[value.dtype]
+    return type(value).__module__ + "." + type(value).__qualname__ if type(value).__module__ != "builtins" \
+        else type(value).__qualname__
+
+
+class Optimizer:
+    """Base class: holds `param_groups` (dicts of params and hyperparameters) and `state` (per param)."""
+
+    def __init__(self, params: Iterable, defaults: dict) -> None:
+        self.defaults = defaults
+        self.state: defaultdict = defaultdict(dict)
+        self.param_groups: list[dict] = []
+        self._lr_tensors: dict = {}
+        if isinstance(params, Tensor):
+            raise TypeError("params argument given to the optimizer should be an iterable of Tensors or dicts, but "
+                            "got " + _typename(params))
+        groups = list(params)
+        if not groups:
+            raise ValueError("optimizer got an empty parameter list")
+        if not isinstance(groups[0], dict):
+            groups = [{"params": groups}]
+        for group in groups:
+            self.add_param_group(group)
+
+    def add_param_group(self, param_group: dict) -> None:
+        if not isinstance(param_group, dict):
+            raise TypeError(f"param_group must be a dict, but got {_typename(param_group)}")
+        params = param_group["params"]
+        if isinstance(params, Tensor):
+            param_group["params"] = [params]
+        elif isinstance(params, set):
+            raise TypeError("optimizer parameters need to be organized in ordered collections, but the ordering of "
+                            "tensors in sets will change between runs. Please use a list instead.")
+        else:
+            param_group["params"] = list(params)
+        for param in param_group["params"]:
+            if not isinstance(param, Tensor):
+                raise TypeError("optimizer can only optimize Tensors, but one of the params is " + _typename(param))
+            if not (param.is_leaf or param.retains_grad):
+                raise ValueError("can't optimize a non-leaf Tensor")
+        for name, default in self.defaults.items():
+            param_group.setdefault(name, default)
+        params = param_group["params"]
+        if len(params) != len({id(p) for p in params}):
+            warnings.warn("optimizer contains a parameter group with duplicate parameters; in future, this will cause "
+                          "an error; see github.com/pytorch/pytorch/issues/40967 for more information", stacklevel=3)
+        existing = {id(p) for group in self.param_groups for p in group["params"]}
+        if existing & {id(p) for p in params}:
+            raise ValueError("some parameters appear in more than one parameter group")
+        self.param_groups.append(param_group)
+
+    # ----- the step -----------------------------------------------------------------------------
+    def step(self, closure: Callable | None = None):
+        """Updates every parameter with a gradient; `closure` re-evaluates the loss first if given."""
+        loss = None
+        if closure is not None:
+            with grad_mode.enable_grad():
+                loss = closure()
+        with grad_mode.no_grad():
+            for group in self.param_groups:
+                params = [p for p in group["params"] if p.grad is not None]
+                if params:
+                    self._update_group(group, params)
+        return loss
+
+    def _update_group(self, group: dict, params: list) -> None:
+        raise NotImplementedError
+
+    def _run_update(self, op: Op, group: dict, params: list, state_keys: tuple, static: dict) -> None:
+        """One call of `op` on (lr, params, grads, each state list); results written back in place."""
+        operands = [self._lr_tensor(group["lr"], params[0].device), *params, *(p.grad for p in params)]
+        targets = list(params)
+        for key in state_keys:
+            tensors = [self.state[p][key] for p in params]
+            operands += tensors
+            targets += tensors
+        results = dispatch.apply(op, tuple(operands), tuple(sorted({**static, "count": len(params)}.items())))
+        for target, result in zip(targets, results if isinstance(results, tuple) else (results,)):
+            target._assign(result._value())
+
+    def _lr_tensor(self, lr: float, device) -> Tensor:
+        """lr as a float64 operand, so changing it never recompiles and PyTorch's double arithmetic is kept."""
+        key = (float(lr), device)
+        found = self._lr_tensors.get(key)
+        if found is None:
+            if len(self._lr_tensors) > 16:
+                self._lr_tensors.clear()
+            found = self._lr_tensors[key] = factories.tensor(float(lr), dtype=dtypes.float64, device=device)
+        return found
+
+    def _zeros_like_state(self, param: Tensor, keys: Iterable[str]) -> None:
+        state = self.state[param]
+        for key in keys:
+            if key not in state:
+                state[key] = factories.zeros_like(param)
+
+    def _step_counter(self, param: Tensor) -> None:
+        self.state[param].setdefault("step", factories.tensor(0.0, dtype=dtypes.float32, device=param.device))
+
+    # ----- gradients ----------------------------------------------------------------------------
+    def zero_grad(self, set_to_none: bool = True) -> None:
+        for group in self.param_groups:
+            for param in group["params"]:
+                if param.grad is None:
+                    continue
+                if set_to_none:
+                    param.grad = None
+                else:
+                    grad = param.grad
+                    if grad.grad_fn is not None:
+                        grad.detach_()
+                    else:
+                        grad.requires_grad_(False)
+                    grad.zero_()
+
+    # ----- state_dict ---------------------------------------------------------------------------
+    def state_dict(self) -> dict:
+        """{'state': {index: {...}}, 'param_groups': [{..., 'params': [indices]}]}, indices in group order."""
+        mapping: dict = {}
+        groups = []
+        for group in self.param_groups:
+            packed = {k: v for k, v in group.items() if k != "params"}
+            for param in group["params"]:
+                mapping.setdefault(id(param), len(mapping))
+            packed["params"] = [mapping[id(p)] for p in group["params"]]
+            groups.append(packed)
+        state = {(mapping[id(k)] if isinstance(k, Tensor) else k): v for k, v in self.state.items()}
+        return {"state": state, "param_groups": groups}
+
+    def load_state_dict(self, state_dict: dict) -> None:
+        saved_groups = deepcopy(state_dict["param_groups"])
+        if len(self.param_groups) != len(saved_groups):
+            raise ValueError("loaded state dict has a different number of parameter groups")
+        if any(len(g["params"]) != len(s["params"]) for g, s in zip(self.param_groups, saved_groups)):
+            raise ValueError("loaded state dict contains a parameter group that doesn't match the size of optimizer's "
+                             "group")
+        by_index = dict(zip(chain.from_iterable(g["params"] for g in saved_groups),
+                            chain.from_iterable(g["params"] for g in self.param_groups)))
+        state: defaultdict = defaultdict(dict)
+        for index, value in state_dict["state"].items():
+            if index in by_index:
+                param = by_index[index]
+                state[param] = {key: _cast_state(param, key, v) for key, v in value.items()}
+            else:
+                state[index] = value
+        for group, saved in zip(self.param_groups, saved_groups):
+            saved["params"] = group["params"]
+        self.state = state
+        self.param_groups = saved_groups
+
+    def __repr__(self) -> str:
+        text = type(self).__name__ + " ("
+        for index, group in enumerate(self.param_groups):
+            text += f"\nParameter Group {index}\n"
+            for key in sorted(group):
+                if key != "params":
+                    text += f"    {key}: {group[key]}\n"
+        return text + ")"
+
+
+def _cast_state(param: Tensor, key: str, value):
+    """Loaded state follows its parameter's device (and dtype, except the step counter)."""
+    if not isinstance(value, Tensor):
+        return value
+    if key == "step" or not param.is_floating_point():
+        return value.to(device=param.device)
+    return value.to(dtype=param.dtype, device=param.device)
