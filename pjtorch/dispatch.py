@@ -41,7 +41,7 @@ def common_device(tensors: Sequence[Tensor]):
     device = tensors[0]._storage.device
     for t in tensors[1:]:
         other = t._storage.device
-        if other != device:
+        if other is not device and other != device:
             if other.type == "cpu" and not t._shape:
                 continue
             if device.type == "cpu" and not tensors[0]._shape:
@@ -56,16 +56,36 @@ def common_device(tensors: Sequence[Tensor]):
 
 def promoted_dtype(op: Op, inputs: Sequence) -> dtypes.dtype:
     """PyTorch's result dtype for the operands this op promotes."""
+    common = _same_dtype(inputs, op.promote_from)
+    if common is None:
+        common = _promote_mixed(inputs, op.promote_from)
+    if op.promote == "float" and common.category < dtypes.FLOATING:
+        return dtypes.get_default_dtype()
+    return common
+
+
+def _same_dtype(inputs: Sequence, start: int):
+    """The shared dtype when every promoted operand is a tensor of one dtype (the common case), else None."""
+    found = None
+    for x in inputs[start:]:
+        if type(x) is not Tensor:
+            return None
+        dtype = x._storage.dtype
+        if found is None:
+            found = dtype
+        elif dtype is not found:
+            return None
+    return found
+
+
+def _promote_mixed(inputs: Sequence, start: int) -> dtypes.dtype:
     dimensioned, zero_dim, scalars = [], [], []
-    for x in inputs[op.promote_from:]:
+    for x in inputs[start:]:
         if isinstance(x, Tensor):
             (dimensioned if x._shape else zero_dim).append(x.dtype)
         elif x is not None:
             scalars.append(x)
-    common = dtypes.result_type(dimensioned, zero_dim, scalars)
-    if op.promote == "float" and common.category < dtypes.FLOATING:
-        return dtypes.get_default_dtype()
-    return common
+    return dtypes.result_type(dimensioned, zero_dim, scalars)
 
 
 def _arrays(inputs: Sequence, cast, device) -> list:
@@ -84,20 +104,26 @@ def _scalar_dtype(value):
 
 def apply(op: Op, inputs: Sequence, static: tuple = ()):
     """Runs `op` out of place; returns a Tensor, or a tuple of them for multi-output ops."""
-    tensors = [x for x in inputs if isinstance(x, Tensor)]
+    tensors = []
+    wants_grad = False
+    for x in inputs:
+        if isinstance(x, Tensor):
+            tensors.append(x)
+            wants_grad = wants_grad or x._grad_fn is not None or x._requires_grad
     device = common_device(tensors) if tensors else None
     cast = promoted_dtype(op, inputs).jax if op.promote != "none" else None
     kernel = op.kernel(static, cast)
     arrays = _arrays(inputs, cast, device)
     result = kernel.jit(*arrays)
-    if isinstance(result, tuple):
+    if type(result) is tuple:
         outputs = tuple(Tensor._wrap(r, device) for r in result)
-    else:
-        outputs = Tensor._wrap(result, device)
-    if grad_mode.STATE.enabled and _any_requires_grad(tensors):
-        record(kernel, inputs, arrays, outputs if isinstance(outputs, tuple) else (outputs,),
-               tuple_output=isinstance(outputs, tuple))
-    return outputs
+        if wants_grad and grad_mode.STATE.enabled:
+            record(kernel, inputs, arrays, outputs, tuple_output=True)
+        return outputs
+    output = Tensor._wrap(result, device)
+    if wants_grad and grad_mode.STATE.enabled:
+        record(kernel, inputs, arrays, (output,))
+    return output
 
 
 def _any_requires_grad(tensors: Sequence[Tensor]) -> bool:
@@ -127,40 +153,42 @@ def accumulator(leaf: Tensor) -> AccumulateGrad:
     return node
 
 
-def _differentiable(dtype) -> bool:
-    return np.issubdtype(dtype, np.inexact) or dtype == dtypes.bfloat16.jax
-
-
 def record(kernel, inputs: Sequence, arrays: Sequence, outputs: Sequence[Tensor], tuple_output: bool = False) -> None:
     """Attaches a Node for this call to its differentiable outputs."""
-    edges = tuple(edge_of(x) if isinstance(x, Tensor) else None for x in inputs)
     saves = kernel.op.saves
-    if saves == SAVES_INPUTS:
-        versions = tuple(_saved_version(x) for x in inputs if isinstance(x, Tensor))
-    elif saves == SAVES_RESULT:
-        versions = tuple(_saved_version(o, kernel.op.grad_name, nr) for nr, o in enumerate(outputs))
-    else:
-        versions = ()
-    out_meta = tuple((o._shape, o._storage.dtype.jax) for o in outputs)
-    node = node_class(kernel.op.grad_name)(kernel, edges, tuple(arrays), versions, out_meta, tuple_output)
+    edges, versions = [], []
+    for position, x in enumerate(inputs):
+        if isinstance(x, Tensor):
+            edges.append(edge_of(x))
+            if saves == SAVES_INPUTS:
+                versions.append(_saved_version(x, position=position))
+        else:
+            edges.append(None)
+    if saves == SAVES_RESULT:
+        versions = [_saved_version(o, kernel.op.grad_name, nr) for nr, o in enumerate(outputs)]
+    out_meta = tuple([(o._shape, o._storage.dtype.jax) for o in outputs])
+    node = node_class(kernel.op.grad_name)(kernel, tuple(edges), tuple(arrays), tuple(versions), out_meta, tuple_output)
     for nr, out in enumerate(outputs):
-        if _differentiable(out._storage.dtype.jax):
+        if out._storage.dtype.category >= dtypes.FLOATING:
             out._grad_fn = node
             out._output_nr = nr
 
 
-def _saved_version(t: Tensor, producer: str | None = None, output_nr: int = 0) -> SavedVersion:
+def _saved_version(t: Tensor, producer: str | None = None, output_nr: int = 0, position=None) -> SavedVersion:
     """Saved inputs are named by their grad_fn when the error is raised; saved results by the saving op."""
-    tensor_ref = weakref.ref(t) if producer is None else None
-    return SavedVersion(t._storage, t._storage.version, t.dtype, t._shape, tensor_ref, producer, output_nr)
+    saved_input = t if producer is None else None
+    return SavedVersion(t._storage, t._storage.version, t.dtype, t._shape, saved_input, producer, output_nr,
+                        position)
 
 
-COPY_SLICES = Op(
-    "copy_slices",
-    lambda base, *others, inner, shape, stride, offset: strided.write(
-        base, inner.fn(strided.read(base, shape, stride, offset), *others), shape, stride, offset),
-    grad_name="CopySlices", saves=SAVES_NOTHING, promote="none",
-)
+def _copy_slices(base, *others, inner, shape, stride, offset):
+    layout = {"shape": shape, "stride": stride}
+    return strided.write(base, inner.fn(strided.read(base, offset, **layout), *others), offset, **layout)
+
+
+# An in-place op through a view, as a function of the base. Like PyTorch's CopySlices it is freed by
+# backward whatever its inner op saves; the inner op's saved operands get their versions in _rebase_history.
+COPY_SLICES = Op("copy_slices", _copy_slices, grad_name="CopySlices", saves=SAVES_INPUTS, promote="none")
 AS_STRIDED = Op("as_strided", strided.read, grad_name="AsStridedBackward0", saves=SAVES_NOTHING, promote="none")
 
 
@@ -207,33 +235,37 @@ def apply_inplace(op: Op, target: Tensor, others: Sequence, static: tuple = ()) 
     edges_before = tuple(edge_of(x) if isinstance(x, Tensor) else None for x in inputs) if recording else None
     through_view = recording and target._base is not None
     base_before = target._base._value() if through_view else None
-    saved_versions = _versions_before(kernel, inputs) if recording and not through_view else ()
+    saved_versions = _versions_of_others(kernel, others) if recording else ()
     target._assign(value)
     if recording:
         _rebase_history(kernel, target, arrays, edges_before, saved_versions, base_before)
     return target
 
 
-def _versions_before(kernel, inputs: Sequence) -> tuple:
+def _versions_of_others(kernel, others: Sequence) -> tuple:
+    """An in-place op's saved inputs, bar the target: its old value is kept as a copy (PyTorch's
+    `original_self`), so only a later change to another operand (or to the target, when it is also
+    an operand) is an error."""
     if kernel.op.saves != SAVES_INPUTS:
         return ()
-    return tuple(_saved_version(x) for x in inputs if isinstance(x, Tensor))
+    return tuple(_saved_version(x, position=position) for position, x in enumerate(others, 1)
+                 if isinstance(x, Tensor))
 
 
 def _rebase_history(kernel, target, arrays, edges, versions, base_before) -> None:
     """After an in-place op, the target's (or its base's) grad_fn becomes that op's node."""
+    if kernel.op.saves == SAVES_RESULT:
+        versions = (_saved_version(target, kernel.op.grad_name, 0),)
     target_meta = ((target._shape, target._storage.dtype.jax),)
     if base_before is None:
         node = node_class(kernel.op.grad_name)(kernel, edges, tuple(arrays), versions, target_meta)
-        if kernel.op.saves == SAVES_RESULT:
-            node.versions = (_saved_version(target, kernel.op.grad_name, 0),)
         target._grad_fn, target._output_nr = node, 0
         return
     base = target._base
     copy_kernel = COPY_SLICES.kernel((("inner", kernel),) + _layout(target), None)
     base_edges = (edge_of(base),) + edges[1:]
     base_meta = ((base._shape, base._storage.dtype.jax),)
-    node = node_class("CopySlices")(copy_kernel, base_edges, (base_before, *arrays[1:]), (), base_meta)
+    node = node_class("CopySlices")(copy_kernel, base_edges, (base_before, *arrays[1:]), versions, base_meta)
     base._grad_fn, base._output_nr = node, 0
     _regenerate_view_history(target)
 

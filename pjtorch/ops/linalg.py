@@ -8,6 +8,7 @@ from __future__ import annotations
 import jax
 import jax.numpy as jnp
 
+from .pointwise import refusing
 from .registry import Op
 
 _PRECISION = jax.lax.Precision.HIGHEST
@@ -47,12 +48,17 @@ def _solve(a, b):
     return jnp.linalg.solve(a, b)
 
 
-MATMUL_NAMES = {"mm": "MmBackward0", "dot": "DotBackward0", "mv": "MvBackward0", "bmm": "BmmBackward0",
-                "vm": "SqueezeBackward4", "batched": "UnsafeViewBackward0"}
-MATMUL = {kind: Op("matmul", _matmul, grad_name=name, promote="none") for kind, name in MATMUL_NAMES.items()}
+# kind: (grad_fn name, the kernel PyTorch names when it refuses bool).
+MATMUL_KINDS = {"mm": ("MmBackward0", "addmm_impl_cpu_"), "dot": ("DotBackward0", "dot"),
+                "mv": ("MvBackward0", "addmv_impl_cpu"), "bmm": ("BmmBackward0", "bmm"),
+                "vm": ("SqueezeBackward4", "addmm_impl_cpu_"), "batched": ("UnsafeViewBackward0", "bmm")}
+# Products have no bool kernel in PyTorch; integers multiply exactly.
+MATMUL = {kind: Op("matmul", refusing(_matmul, kernel, "ifc"), grad_name=name, promote="none")
+          for kind, (name, kernel) in MATMUL_KINDS.items()}
 OUTER = Op("outer", _outer, grad_name="MulBackward0")
-EINSUM = Op("einsum", _einsum, grad_name="UnsafeViewBackward0", promote="none")
-TENSORDOT = Op("tensordot", _tensordot, grad_name="UnsafeViewBackward0", promote="none")
+EINSUM = Op("einsum", refusing(_einsum, "bmm", "ifc"), grad_name="UnsafeViewBackward0", promote="none")
+TENSORDOT = Op("tensordot", refusing(_tensordot, "addmm_impl_cpu_", "ifc"), grad_name="UnsafeViewBackward0",
+               promote="none")
 ADDMM = Op("addmm", _addmm, promote="none")
 LINEAR = Op("linear", _linear, grad_name="AddmmBackward0", promote="none")
 LINEAR_NO_BIAS = Op("linear", _linear_no_bias, grad_name="MmBackward0", promote="none")

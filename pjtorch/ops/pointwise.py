@@ -8,10 +8,86 @@ from __future__ import annotations
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 from jax import lax
 from jax.scipy import special
 
 from .registry import Op, SAVES_NOTHING, SAVES_RESULT
+
+# PyTorch's scalar type names, as its "not implemented for 'Bool'" errors spell them.
+SCALAR_NAMES = {np.dtype(k): v for k, v in (
+    (np.bool_, "Bool"), (np.uint8, "Byte"), (np.int8, "Char"), (np.int16, "Short"), (np.int32, "Int"),
+    (np.int64, "Long"), (np.float16, "Half"), (jnp.bfloat16, "BFloat16"), (np.float32, "Float"),
+    (np.float64, "Double"), (np.complex64, "ComplexFloat"), (np.complex128, "ComplexDouble"))}
+
+
+def astype(x, dtype):
+    """`x` as `dtype`; complex to real keeps the real part, as PyTorch does (JAX will refuse that cast)."""
+    if jnp.iscomplexobj(x) and not jnp.issubdtype(dtype, jnp.complexfloating):
+        x = jnp.real(x)
+    return x.astype(dtype)
+
+
+def kind(dtype) -> str:
+    """'b' bool, 'i' integer, 'f' floating (bfloat16 included), 'c' complex."""
+    if dtype == jnp.bool_:
+        return "b"
+    if jnp.issubdtype(dtype, jnp.integer):
+        return "i"
+    return "c" if jnp.issubdtype(dtype, jnp.complexfloating) else "f"
+
+
+def refusing(fn, name: str, accepts: str, refusals: dict | None = None):
+    """`fn`, raising PyTorch's error for an input of a kind ('b', 'i', 'f', 'c') it has no kernel for.
+
+    Inputs arrive already promoted, as PyTorch checks the common dtype. The check runs while tracing,
+    so it costs nothing once compiled, and no XLA code is built for a refused dtype. `refusals` maps a
+    kind to (exception type, message) where PyTorch words the error itself; `{name}` in it is `name`."""
+    def run(*arrays, **static):
+        for array in arrays:
+            found = kind(array.dtype)
+            if found not in accepts:
+                error, message = (refusals or {}).get(
+                    found, (NotImplementedError, f'"{{name}}" not implemented for \'{SCALAR_NAMES[array.dtype]}\''))
+                raise error(message.format(name=name))
+        return fn(*arrays, **static)
+
+    return run
+
+
+def broadcast_shapes(*shapes) -> tuple:
+    """PyTorch's broadcast of `shapes`, folded left to right, with its error for a pair that cannot broadcast."""
+    result = ()
+    for shape in shapes:
+        ndim = max(len(result), len(shape))
+        a, b = (1,) * (ndim - len(result)) + tuple(result), (1,) * (ndim - len(shape)) + tuple(shape)
+        for i in reversed(range(ndim)):
+            if a[i] != b[i] and a[i] != 1 and b[i] != 1:
+                raise RuntimeError(f"The size of tensor a ({a[i]}) must match the size of tensor b ({b[i]}) at "
+                                   f"non-singleton dimension {i}")
+        result = tuple(x if y == 1 else y for x, y in zip(a, b))
+    return result
+
+
+def _broadcasting(fn):
+    """`fn`, checking PyTorch's broadcasting of its inputs while tracing (before any dtype check, as PyTorch)."""
+    def run(*arrays, **static):
+        if len(arrays) > 1:
+            broadcast_shapes(*(a.shape for a in arrays))
+        return fn(*arrays, **static)
+
+    return run
+
+
+def _opmath(fn):
+    """Evaluates float16/bfloat16 in float32 and rounds once, as PyTorch does for compound formulas."""
+    def run(*arrays, **static):
+        low = arrays[0].dtype
+        if low in (jnp.float16, jnp.bfloat16):
+            return fn(*(a.astype(jnp.float32) for a in arrays), **static).astype(low)
+        return fn(*arrays, **static)
+
+    return run
 
 
 def _via_float64(fn):
@@ -72,6 +148,8 @@ def _sgn(x):
 
 
 def _square(x):
+    """PyTorch squares bools as pow(x, 2) does: in int64."""
+    x = x.astype(jnp.int64) if x.dtype == jnp.bool_ else x
     return x * x
 
 
@@ -116,7 +194,17 @@ def _bitwise_not(x):
     return jnp.logical_not(x) if x.dtype == jnp.bool_ else jnp.bitwise_not(x)
 
 
-# name: (fn, extra Op options). Float-valued math promotes integers to the default float dtype.
+# Kinds PyTorch accepts ('b' bool, 'i' integer, 'f' floating, 'c' complex), and its own wording where it has one.
+REAL, NUMERIC, INTEGRAL = "bif", "ifc", "bi"
+_NO_COMPLEX_ROUNDING = {"accepts": "if", "refusals": {
+    "c": (NotImplementedError, "{name} is not supported for complex inputs")}}
+_NEG_BOOL = (RuntimeError, "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to "
+                           "invert a mask, use the `~` or `logical_not()` operator instead.")
+_EXTREMUM_COMPLEX = {"c": (RuntimeError, "{name} not implemented for complex tensors.")}
+
+# name: (fn, options). Options are the Op's (grad_name, saves, promote) plus `accepts`/`refusals` (see
+# `refusing`) and `opmath` (evaluate float16/bfloat16 in float32). Float-valued math promotes integers
+# to the default float dtype, and evaluates half precision in float32 as PyTorch does.
 _FLOAT_UNARY = {
     "sqrt": (jnp.sqrt, {"saves": SAVES_RESULT}),
     "rsqrt": (lax.rsqrt, {"saves": SAVES_RESULT}),
@@ -140,59 +228,66 @@ _FLOAT_UNARY = {
     "acosh": (jnp.arccosh, {}),
     "atanh": (jnp.arctanh, {}),
     "sigmoid": (jax.nn.sigmoid, {"saves": SAVES_RESULT}),
-    "erf": (special.erf, {}),
-    "erfc": (special.erfc, {}),
-    "erfinv": (special.erfinv, {}),
-    "lgamma": (special.gammaln, {}),
-    "digamma": (special.digamma, {}),
+    "erf": (special.erf, {"accepts": REAL}),
+    "erfc": (special.erfc, {"accepts": REAL}),
+    "erfinv": (special.erfinv, {"accepts": REAL}),
+    "lgamma": (special.gammaln, {"accepts": REAL}),
+    "digamma": (special.digamma, {"accepts": REAL}),
     "reciprocal": (jnp.reciprocal, {"saves": SAVES_RESULT}),
     "sinc": (jnp.sinc, {}),
-    "logit": (_logit, {}),
-    "i0": (special.i0, {}),
+    "logit": (_logit, {"accepts": REAL}),
+    "i0": (special.i0, {"accepts": REAL}),
     "angle": (jnp.angle, {}),
 }
 
 # Ops that keep their input's dtype.
 _SAME_UNARY = {
-    "neg": (jnp.negative, {"saves": SAVES_NOTHING}),
-    "positive": (lambda x: x, {"saves": SAVES_NOTHING}),
-    "abs": (jnp.abs, {}),
-    "sign": (_sign, {}),
+    "neg": (jnp.negative, {"saves": SAVES_NOTHING, "accepts": NUMERIC, "refusals": {"b": _NEG_BOOL}}),
+    "positive": (lambda x: x, {"saves": SAVES_NOTHING, "accepts": NUMERIC, "refusals": {
+        "b": (RuntimeError, "The `+` operator, on a bool tensor is not supported.")}}),
+    "abs": (jnp.abs, {"accepts": NUMERIC}),
+    "sign": (_sign, {"accepts": REAL, "refusals": {"c": (NotImplementedError, (
+        "Unlike NumPy, torch.sign is not intended to support complex numbers. Please use torch.sgn instead."))}}),
     "sgn": (_sgn, {}),
-    "floor": (_keep_integral(jnp.floor), {"saves": SAVES_NOTHING}),
-    "ceil": (_keep_integral(jnp.ceil), {"saves": SAVES_NOTHING}),
-    "trunc": (_keep_integral(jnp.trunc), {"saves": SAVES_NOTHING}),
-    "frac": (_frac, {"saves": SAVES_NOTHING}),
-    "round": (_round, {"saves": SAVES_NOTHING}),
-    "relu": (_relu, {"saves": SAVES_RESULT}),
+    "floor": (_keep_integral(jnp.floor), {"saves": SAVES_NOTHING, **_NO_COMPLEX_ROUNDING}),
+    "ceil": (_keep_integral(jnp.ceil), {"saves": SAVES_NOTHING, **_NO_COMPLEX_ROUNDING}),
+    "trunc": (_keep_integral(jnp.trunc), {"saves": SAVES_NOTHING, **_NO_COMPLEX_ROUNDING}),
+    "frac": (_frac, {"saves": SAVES_NOTHING, "accepts": "f"}),
+    "round": (_round, {"saves": SAVES_NOTHING, "accepts": "if"}),
+    "relu": (_relu, {"saves": SAVES_RESULT, "accepts": "if", "refusals": {
+        "b": (RuntimeError, "Boolean inputs not supported for relu"),
+        "c": (NotImplementedError, "clamp is not supported for complex types")}}),
     "square": (_square, {"grad_name": "PowBackward0"}),
     "conj": (jnp.conj, {"saves": SAVES_NOTHING}),
     "conj_physical": (jnp.conj, {"saves": SAVES_NOTHING}),
     "nan_to_num": (_nan_to_num, {}),
-    "bitwise_not": (_bitwise_not, {}),
-    "gelu": (_gelu, {}),
-    "silu": (_silu, {}),
-    "mish": (_mish, {}),
+    "bitwise_not": (_bitwise_not, {"accepts": INTEGRAL}),
+    "gelu": (_gelu, {"opmath": True}),
+    "silu": (_silu, {"opmath": True}),
+    "mish": (_mish, {"opmath": True}),
     "hardtanh": (_hardtanh, {}),
     "relu6": (lambda x: jnp.clip(x, 0, 6), {"grad_name": "HardtanhBackward0"}),
     "leaky_relu": (_leaky_relu, {}),
-    "elu": (_elu, {}),
-    "softplus": (_softplus, {}),
-    "hardsigmoid": (_hardsigmoid, {}),
-    "hardswish": (_hardswish, {}),
-    "logsigmoid": (jax.nn.log_sigmoid, {"grad_name": "LogSigmoidBackward0"}),
+    "elu": (_elu, {"opmath": True}),
+    "softplus": (_softplus, {"opmath": True}),
+    "hardsigmoid": (_hardsigmoid, {"opmath": True}),
+    "hardswish": (_hardswish, {"opmath": True}),
+    "logsigmoid": (jax.nn.log_sigmoid, {"grad_name": "LogSigmoidBackward0", "opmath": True}),
 }
 
 # Predicates: results are bool, never differentiable.
 _PREDICATES = {
-    "isnan": jnp.isnan,
-    "isinf": jnp.isinf,
-    "isposinf": jnp.isposinf,
-    "isneginf": jnp.isneginf,
-    "isfinite": jnp.isfinite,
-    "signbit": jnp.signbit,
-    "logical_not": jnp.logical_not,
-    "isreal": jnp.isreal,
+    "isnan": (jnp.isnan, {}),
+    "isinf": (jnp.isinf, {}),
+    "isposinf": (jnp.isposinf, {"accepts": REAL, "refusals": {
+        "c": (RuntimeError, "isposinf does not support complex inputs.")}}),
+    "isneginf": (jnp.isneginf, {"accepts": REAL, "refusals": {
+        "c": (RuntimeError, "isneginf does not support complex inputs.")}}),
+    "isfinite": (jnp.isfinite, {}),
+    "signbit": (jnp.signbit, {"accepts": REAL, "refusals": {
+        "c": (NotImplementedError, "signbit is not implemented for complex tensors.")}}),
+    "logical_not": (jnp.logical_not, {}),
+    "isreal": (jnp.isreal, {}),
 }
 
 
@@ -200,20 +295,17 @@ def _true_divide(a, b):
     return a / b
 
 
-def _div(a, b, rounding_mode=None):
-    if rounding_mode is None:
-        return a / b
+def _div(a, b, rounding_mode):
     if rounding_mode == "floor":
         return _floor_divide(a, b)
     if jnp.issubdtype(a.dtype, jnp.integer):
-        return lax.div(a, b)
+        return lax.div(*jnp.broadcast_arrays(a, b))
     return jnp.trunc(a / b)
 
 
 def _floor_divide(a, b):
-    if jnp.issubdtype(a.dtype, jnp.integer):
-        return jnp.floor_divide(a, b)
-    return jnp.floor(a / b)
+    """Python's floor division, for floats too (floor(a / b) is off where a / b rounds up to an integer)."""
+    return jnp.floor_divide(a, b)
 
 
 def _add(a, b, alpha=1):
@@ -226,6 +318,14 @@ def _sub(a, b, alpha=1):
 
 def _rsub(a, b, alpha=1):
     return b - a if alpha == 1 else b - a * alpha
+
+
+def _power(a, b):
+    """jnp.power, with PyTorch's integers to negative powers: 1 and -1 keep their magnitude, others give 0."""
+    if kind(a.dtype) != "i" or not jnp.issubdtype(b.dtype, jnp.signedinteger):
+        return jnp.power(a, b)
+    unit = jnp.where((a == -1) & (b % 2 != 0), -1, 1).astype(a.dtype)
+    return jnp.where(b >= 0, jnp.power(a, jnp.maximum(b, 0)), jnp.where(jnp.abs(a) == 1, unit, 0).astype(a.dtype))
 
 
 def _scalar_pow(a, exponent, dtype):
@@ -245,48 +345,61 @@ _BINARY = {
     "sub": (_sub, {"saves": SAVES_NOTHING}),
     "rsub": (_rsub, {"saves": SAVES_NOTHING, "grad_name": "RsubBackward1"}),
     "mul": (jnp.multiply, {}),
-    "div": (_div, {"promote": "float"}),
+    "div": (_true_divide, {"promote": "float"}),
     "true_divide": (_true_divide, {"promote": "float", "grad_name": "DivBackward0"}),
-    "floor_divide": (_floor_divide, {}),
-    "remainder": (jnp.remainder, {}),
-    "fmod": (jnp.fmod, {}),
-    "pow": (jnp.power, {"grad_name": "PowBackward1"}),
-    "atan2": (jnp.arctan2, {"promote": "float"}),
-    "maximum": (jnp.maximum, {}),
-    "minimum": (jnp.minimum, {}),
-    "fmax": (jnp.fmax, {}),
-    "fmin": (jnp.fmin, {}),
-    "hypot": (jnp.hypot, {}),
-    "copysign": (jnp.copysign, {"promote": "float"}),
-    "logaddexp": (jnp.logaddexp, {}),
-    "logaddexp2": (jnp.logaddexp2, {}),
-    "xlogy": (_xlogy, {"promote": "float"}),
-    "bitwise_and": (jnp.bitwise_and, {}),
-    "bitwise_or": (jnp.bitwise_or, {}),
-    "bitwise_xor": (jnp.bitwise_xor, {}),
-    "bitwise_left_shift": (jnp.left_shift, {}),
-    "bitwise_right_shift": (jnp.right_shift, {}),
+    "floor_divide": (_floor_divide, {"accepts": "if", "opmath": True}),
+    "remainder": (jnp.remainder, {"accepts": "if", "opmath": True}),
+    "fmod": (jnp.fmod, {"accepts": "if"}),
+    "pow": (_power, {"grad_name": "PowBackward1", "accepts": NUMERIC}),
+    "atan2": (jnp.arctan2, {"promote": "float", "accepts": REAL, "opmath": True}),
+    "maximum": (jnp.maximum, {"accepts": REAL, "refusals": _EXTREMUM_COMPLEX}),
+    "minimum": (jnp.minimum, {"accepts": REAL, "refusals": _EXTREMUM_COMPLEX}),
+    "fmax": (jnp.fmax, {"accepts": REAL, "refusals": _EXTREMUM_COMPLEX}),
+    "fmin": (jnp.fmin, {"accepts": REAL, "refusals": _EXTREMUM_COMPLEX}),
+    "hypot": (jnp.hypot, {"accepts": "f", "opmath": True}),
+    "copysign": (jnp.copysign, {"promote": "float", "accepts": REAL}),
+    "logaddexp": (jnp.logaddexp, {"accepts": "fc", "opmath": True}),
+    "logaddexp2": (jnp.logaddexp2, {"accepts": "f", "opmath": True}),
+    "xlogy": (_xlogy, {"promote": "float", "accepts": REAL, "opmath": True}),
+    "bitwise_and": (jnp.bitwise_and, {"accepts": INTEGRAL}),
+    "bitwise_or": (jnp.bitwise_or, {"accepts": INTEGRAL}),
+    "bitwise_xor": (jnp.bitwise_xor, {"accepts": INTEGRAL}),
+    "bitwise_left_shift": (jnp.left_shift, {"accepts": "i"}),
+    "bitwise_right_shift": (jnp.right_shift, {"accepts": "i"}),
 }
 
 _COMPARISONS = {
-    "eq": jnp.equal, "ne": jnp.not_equal, "lt": jnp.less, "le": jnp.less_equal,
-    "gt": jnp.greater, "ge": jnp.greater_equal,
-    "logical_and": jnp.logical_and, "logical_or": jnp.logical_or, "logical_xor": jnp.logical_xor,
+    "eq": (jnp.equal, {}), "ne": (jnp.not_equal, {}), "lt": (jnp.less, {"accepts": REAL}),
+    "le": (jnp.less_equal, {"accepts": REAL}), "gt": (jnp.greater, {"accepts": REAL}),
+    "ge": (jnp.greater_equal, {"accepts": REAL}), "logical_and": (jnp.logical_and, {}),
+    "logical_or": (jnp.logical_or, {}), "logical_xor": (jnp.logical_xor, {}),
 }
 
 
+def declare(name: str, fn, *, accepts: str | None = None, refusals: dict | None = None, opmath: bool = False,
+            **options) -> Op:
+    """An elementwise Op from a table entry: `fn` wrapped for half precision, refused dtypes and PyTorch's
+    broadcasting errors (all checked while tracing), then the Op's own options."""
+    if opmath:
+        fn = _opmath(fn)
+    if accepts is not None:
+        fn = refusing(fn, name, accepts, refusals)
+    return Op(name, _broadcasting(fn), **options)
+
+
 def _build(table: dict, **defaults) -> dict:
-    return {name: Op(name, fn, **{**defaults, **options}) for name, (fn, options) in table.items()}
+    return {name: declare(name, fn, **{**defaults, **options}) for name, (fn, options) in table.items()}
 
 
-FLOAT_UNARY = _build(_FLOAT_UNARY, promote="float")
+FLOAT_UNARY = _build(_FLOAT_UNARY, promote="float", opmath=True)
 SAME_UNARY = _build(_SAME_UNARY)
-PREDICATES = {name: Op(name, fn) for name, fn in _PREDICATES.items()}
+PREDICATES = _build(_PREDICATES)
 BINARY = _build(_BINARY)
-COMPARISONS = {name: Op(name, fn) for name, fn in _COMPARISONS.items()}
+COMPARISONS = _build(_COMPARISONS)
 
+ROUNDING_DIV = declare("div", _div, grad_name="DivBackward2", accepts="if")
 SCALAR_POW = Op("pow", _scalar_pow, grad_name="PowBackward0", promote="none")
-RPOW = Op("pow", lambda exponent, base: jnp.power(base, exponent), grad_name="PowBackward2")
+RPOW = Op("pow", lambda exponent, base: _power(base, exponent), grad_name="PowBackward2")
 
 
 def _clamp(x, lo, hi):
@@ -301,11 +414,11 @@ def _clamp_scalar(x, min=None, max=None):
     return _clamp(x, None if min is None else jnp.asarray(min, x.dtype), None if max is None else jnp.asarray(max, x.dtype))
 
 
-CLAMP_SCALAR = Op("clamp", _clamp_scalar, grad_name="ClampBackward1")
-CLAMP_TENSOR = Op("clamp", lambda x, lo, hi: _clamp(x, lo, hi), grad_name="ClampBackward0")
-CLAMP_MIN_TENSOR = Op("clamp_min", lambda x, lo: jnp.maximum(x, lo))
-CLAMP_MAX_TENSOR = Op("clamp_max", lambda x, hi: jnp.minimum(x, hi))
-WHERE = Op("where", lambda cond, x, y: jnp.where(cond, x, y), promote_from=1)
-LERP = Op("lerp", lambda start, end, weight: start + weight * (end - start))
-ADDCMUL = Op("addcmul", lambda x, a, b, value=1: x + value * a * b)
-ADDCDIV = Op("addcdiv", lambda x, a, b, value=1: x + value * a / b)
+_CLAMP_REFUSALS = {"c": (NotImplementedError, "clamp is not supported for complex types")}
+CLAMP_SCALAR = declare("clamp", _clamp_scalar, grad_name="ClampBackward1", accepts="if", refusals=_CLAMP_REFUSALS)
+CLAMP_TENSOR = declare("clamp", lambda x, lo, hi: _clamp(x, lo, hi), grad_name="ClampBackward0", accepts="if",
+                       refusals=_CLAMP_REFUSALS)
+WHERE = declare("where", lambda cond, x, y: jnp.where(cond, x, y), promote_from=1)
+LERP = declare("lerp", lambda start, end, weight: start + weight * (end - start), opmath=True)
+ADDCMUL = declare("addcmul", lambda x, a, b, value=1: x + value * a * b, opmath=True)
+ADDCDIV = declare("addcdiv", lambda x, a, b, value=1: x + value * a / b, opmath=True)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import jax
 import jax.numpy as jnp
 
+from .pointwise import astype, refusing
 from .registry import Op, SAVES_NOTHING, SAVES_RESULT
 
 
@@ -19,30 +20,49 @@ def _integral(dtype) -> bool:
 def _accumulate_dtype(x, dtype):
     """PyTorch sums and multiplies integers and bools in int64 unless told otherwise."""
     if dtype is not None:
-        return x.astype(dtype)
+        return astype(x, dtype)
     return x.astype(jnp.int64) if _integral(x.dtype) else x
 
 
 def _sum(x, dim=None, keepdim=False, dtype=None):
-    return jnp.sum(_accumulate_dtype(x, dtype), axis=dim, keepdims=keepdim)
+    x = _accumulate_dtype(x, dtype)
+    return jnp.sum(x, axis=dim, keepdims=keepdim, dtype=x.dtype)
 
 
 def _prod(x, dim=None, keepdim=False, dtype=None):
-    return jnp.prod(_accumulate_dtype(x, dtype), axis=dim, keepdims=keepdim)
+    x = _accumulate_dtype(x, dtype)
+    return jnp.prod(x, axis=dim, keepdims=keepdim, dtype=x.dtype)
+
+
+def vector_if_scalar(fn):
+    """PyTorch treats a 0-dim input as one element along dim 0 (or -1); the results are 0-dim again."""
+    def run(x, *rest, dim, **static):
+        if x.ndim:
+            return fn(x, *rest, dim=dim, **static)
+        out = fn(x.reshape(1), *rest, dim=0, **static)
+        return tuple(r.reshape(()) for r in out) if isinstance(out, tuple) else out.reshape(())
+
+    return run
+
+
+def _declare(name: str, fn, *, accepts: str | None = None, refusals: dict | None = None, **options) -> Op:
+    """An Op refusing, while tracing, the dtype kinds PyTorch has no kernel for (see pointwise.refusing)."""
+    return Op(name, refusing(fn, name, accepts, refusals) if accepts else fn, **options)
 
 
 def _mean(x, dim=None, keepdim=False, dtype=None):
     if dtype is not None:
-        x = x.astype(dtype)
+        x = astype(x, dtype)
     return jnp.mean(x, axis=dim, keepdims=keepdim)
 
 
 def _nansum(x, dim=None, keepdim=False, dtype=None):
-    return jnp.nansum(_accumulate_dtype(x, dtype), axis=dim, keepdims=keepdim)
+    x = _accumulate_dtype(x, dtype)
+    return jnp.nansum(x, axis=dim, keepdims=keepdim, dtype=x.dtype)
 
 
 def _nanmean(x, dim=None, keepdim=False, dtype=None):
-    return jnp.nanmean(x if dtype is None else x.astype(dtype), axis=dim, keepdims=keepdim)
+    return jnp.nanmean(x if dtype is None else astype(x, dtype), axis=dim, keepdims=keepdim)
 
 
 def _amax(x, dim=None, keepdim=False):
@@ -108,11 +128,12 @@ def _norm(x, p=2, dim=None, keepdim=False):
 
 
 def _all(x, dim=None, keepdim=False):
-    return jnp.all(x, axis=dim, keepdims=keepdim)
+    """Bool, except for uint8 input, where PyTorch answers in uint8."""
+    return jnp.all(x, axis=dim, keepdims=keepdim).astype(jnp.uint8 if x.dtype == jnp.uint8 else jnp.bool_)
 
 
 def _any(x, dim=None, keepdim=False):
-    return jnp.any(x, axis=dim, keepdims=keepdim)
+    return jnp.any(x, axis=dim, keepdims=keepdim).astype(jnp.uint8 if x.dtype == jnp.uint8 else jnp.bool_)
 
 
 def _logsumexp(x, dim, keepdim=False):
@@ -120,21 +141,22 @@ def _logsumexp(x, dim, keepdim=False):
 
 
 def _cumsum(x, dim, dtype=None):
-    return jnp.cumsum(_accumulate_dtype(x, dtype), axis=dim)
+    x = _accumulate_dtype(x, dtype)
+    return jnp.cumsum(x, axis=dim, dtype=x.dtype)
 
 
 def _cumprod(x, dim, dtype=None):
-    return jnp.cumprod(_accumulate_dtype(x, dtype), axis=dim)
+    x = _accumulate_dtype(x, dtype)
+    return jnp.cumprod(x, axis=dim, dtype=x.dtype)
 
 
-def _cummax(x, dim):
-    values = jax.lax.cummax(x, axis=dim)
-    return values, _running_index(x, values, dim)
+def _running_extreme(scan):
+    """cummax/cummin: the running extreme (bools scanned as uint8, which XLA can) and where it was last seen."""
+    def run(x, dim):
+        values = scan(x.astype(jnp.uint8), axis=dim).astype(x.dtype) if x.dtype == jnp.bool_ else scan(x, axis=dim)
+        return values, _running_index(x, values, dim)
 
-
-def _cummin(x, dim):
-    values = jax.lax.cummin(x, axis=dim)
-    return values, _running_index(x, values, dim)
+    return run
 
 
 def _running_index(x, values, dim):
@@ -148,12 +170,12 @@ def _logcumsumexp(x, dim):
     return jax.lax.cumlogsumexp(x, axis=dim)
 
 
-def _softmax(x, dim, dtype=None):
-    return jax.nn.softmax(x if dtype is None else x.astype(dtype), axis=dim)
+def _softmax(x, dim):
+    return jax.nn.softmax(x, axis=dim)
 
 
-def _log_softmax(x, dim, dtype=None):
-    return jax.nn.log_softmax(x if dtype is None else x.astype(dtype), axis=dim)
+def _log_softmax(x, dim):
+    return jax.nn.log_softmax(x, axis=dim)
 
 
 def _count_nonzero(x, dim=None):
@@ -179,6 +201,11 @@ def _aminmax(x, dim=None, keepdim=False):
     return jnp.min(x, axis=dim, keepdims=keepdim), jnp.max(x, axis=dim, keepdims=keepdim)
 
 
+# PyTorch's own wording where a dtype is refused.
+_NO_COMPLEX = {"c": (RuntimeError, "{name}(): does not support complex input")}
+_ARG_REFUSALS = {"b": (RuntimeError, "{name}(): does not support bool input"), **_NO_COMPLEX}
+
+
 SUM = Op("sum", _sum, grad_name="SumBackward0", saves=SAVES_NOTHING, promote="none")
 SUM_DIM = Op("sum", _sum, grad_name="SumBackward1", saves=SAVES_NOTHING, promote="none")
 NANSUM = Op("nansum", _nansum, promote="none")
@@ -187,14 +214,16 @@ PROD_DIM = Op("prod", _prod, grad_name="ProdBackward1", promote="none")
 MEAN = Op("mean", _mean, grad_name="MeanBackward0", saves=SAVES_NOTHING, promote="none")
 MEAN_DIM = Op("mean", _mean, grad_name="MeanBackward1", saves=SAVES_NOTHING, promote="none")
 NANMEAN = Op("nanmean", _nanmean, grad_name="DivBackward0", promote="none")
-AMAX = Op("amax", _amax, promote="none", saves=SAVES_RESULT)
-AMIN = Op("amin", _amin, promote="none", saves=SAVES_RESULT)
-MAX_ALL = Op("max", _amax, grad_name="MaxBackward1", promote="none", saves=SAVES_RESULT)
-MIN_ALL = Op("min", _amin, grad_name="MinBackward1", promote="none", saves=SAVES_RESULT)
-MAX_DIM = Op("max", _max_with_indices, grad_name="MaxBackward0", promote="none", saves=SAVES_NOTHING)
-MIN_DIM = Op("min", _min_with_indices, grad_name="MinBackward0", promote="none", saves=SAVES_NOTHING)
-ARGMAX = Op("argmax", _argmax, promote="none")
-ARGMIN = Op("argmin", _argmin, promote="none")
+AMAX = _declare("amax", _amax, promote="none", saves=SAVES_RESULT, accepts="bif")
+AMIN = _declare("amin", _amin, promote="none", saves=SAVES_RESULT, accepts="bif")
+MAX_ALL = _declare("max", _amax, grad_name="MaxBackward1", promote="none", saves=SAVES_RESULT, accepts="bif")
+MIN_ALL = _declare("min", _amin, grad_name="MinBackward1", promote="none", saves=SAVES_RESULT, accepts="bif")
+MAX_DIM = _declare("max", vector_if_scalar(_max_with_indices), grad_name="MaxBackward0", promote="none",
+                   saves=SAVES_NOTHING, accepts="bif", refusals=_NO_COMPLEX)
+MIN_DIM = _declare("min", vector_if_scalar(_min_with_indices), grad_name="MinBackward0", promote="none",
+                   saves=SAVES_NOTHING, accepts="bif", refusals=_NO_COMPLEX)
+ARGMAX = _declare("argmax", _argmax, promote="none", accepts="if", refusals=_ARG_REFUSALS)
+ARGMIN = _declare("argmin", _argmin, promote="none", accepts="if", refusals=_ARG_REFUSALS)
 VAR = Op("var", _var, grad_name="VarBackward0", promote="none")
 STD = Op("std", _std, grad_name="StdBackward0", promote="none", saves=SAVES_RESULT)
 VAR_MEAN = Op("var_mean", _var_mean, grad_name="VarMeanBackward0", promote="none")
@@ -203,15 +232,19 @@ NORM = Op("norm", _norm, grad_name="LinalgVectorNormBackward0", promote="none", 
 ALL = Op("all", _all, promote="none")
 ANY = Op("any", _any, promote="none")
 LOGSUMEXP = Op("logsumexp", _logsumexp, promote="float", saves=SAVES_RESULT)
-CUMSUM = Op("cumsum", _cumsum, saves=SAVES_NOTHING, promote="none")
-CUMPROD = Op("cumprod", _cumprod, promote="none", saves=SAVES_RESULT)
-CUMMAX = Op("cummax", _cummax, promote="none")
-CUMMIN = Op("cummin", _cummin, promote="none")
-LOGCUMSUMEXP = Op("logcumsumexp", _logcumsumexp, promote="float")
-SOFTMAX = Op("softmax", _softmax, grad_name="SoftmaxBackward0", promote="float", saves=SAVES_RESULT)
-LOG_SOFTMAX = Op("log_softmax", _log_softmax, grad_name="LogSoftmaxBackward0", promote="float",
-                 saves=SAVES_RESULT)
+CUMSUM = Op("cumsum", vector_if_scalar(_cumsum), saves=SAVES_NOTHING, promote="none")
+CUMPROD = Op("cumprod", vector_if_scalar(_cumprod), promote="none", saves=SAVES_RESULT)
+CUMMAX = _declare("cummax", vector_if_scalar(_running_extreme(jax.lax.cummax)), promote="none",
+                  accepts="bif")
+CUMMIN = _declare("cummin", vector_if_scalar(_running_extreme(jax.lax.cummin)), promote="none",
+                  accepts="bif")
+LOGCUMSUMEXP = _declare("logcumsumexp", vector_if_scalar(_logcumsumexp), promote="none", accepts="fc")
+SOFTMAX = _declare("softmax", vector_if_scalar(_softmax), grad_name="SoftmaxBackward0", promote="none",
+                   saves=SAVES_RESULT, accepts="f")
+LOG_SOFTMAX = _declare("log_softmax", vector_if_scalar(_log_softmax), grad_name="LogSoftmaxBackward0",
+                       promote="none", saves=SAVES_RESULT, accepts="f")
 COUNT_NONZERO = Op("count_nonzero", _count_nonzero, promote="none")
-MEDIAN_ALL = Op("median", _median_all, grad_name="MedianBackward0", promote="none")
-MEDIAN_DIM = Op("median", _median_dim, grad_name="MedianBackward1", promote="none")
-AMINMAX = Op("aminmax", _aminmax, promote="none")
+MEDIAN_ALL = _declare("median", _median_all, grad_name="MedianBackward0", promote="none", accepts="if")
+MEDIAN_DIM = _declare("median", vector_if_scalar(_median_dim), grad_name="MedianBackward1", promote="none",
+                      accepts="if")
+AMINMAX = _declare("aminmax", _aminmax, promote="none", accepts="bif")

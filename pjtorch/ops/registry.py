@@ -24,18 +24,21 @@ SAVES_INPUTS, SAVES_RESULT, SAVES_NOTHING = "inputs", "result", "nothing"
 class Op:
     """One operation: `fn(*arrays, **static)` and how PyTorch presents it."""
 
-    __slots__ = ("name", "fn", "grad_name", "saves", "promote", "promote_from", "_kernels")
+    __slots__ = ("name", "fn", "grad_name", "saves", "promote", "promote_from", "hidden_inputs", "_kernels")
 
     def __init__(self, name: str, fn: Callable, *, grad_name: str | None = None, saves: str = SAVES_INPUTS,
-                 promote: str = "common", promote_from: int = 0) -> None:
+                 promote: str = "common", promote_from: int = 0, hidden_inputs: int = 0) -> None:
         """promote: 'common' (PyTorch's result type), 'float' (ints become the default float) or 'none';
-        it applies to inputs from position `promote_from` on (e.g. `where` leaves its condition alone)."""
+        it applies to inputs from position `promote_from` on (e.g. `where` leaves its condition alone).
+        hidden_inputs: trailing inputs that are implementation details (a view's runtime offset), which
+        PyTorch's next_functions does not list."""
         self.name = name
         self.fn = fn
         self.grad_name = grad_name or _default_grad_name(name)
         self.saves = saves
         self.promote = promote
         self.promote_from = promote_from
+        self.hidden_inputs = hidden_inputs
         self._kernels: dict = {}
 
     def kernel(self, static: tuple = (), cast=None, out_cast=None) -> "Kernel":

@@ -4,6 +4,8 @@ from __future__ import annotations
 import jax
 import jax.numpy as jnp
 
+from .pointwise import astype, refusing
+from .reduction import vector_if_scalar
 from .registry import Op, SAVES_NOTHING
 
 
@@ -20,16 +22,16 @@ def _clone(x):
 
 
 def _to_dtype(x, dtype):
-    return x.astype(dtype)
+    return astype(x, dtype)
 
 
 def _copy_into(dst, src):
     """copy_: the source broadcast to the destination's shape and cast to its dtype."""
-    return jnp.broadcast_to(src.astype(dst.dtype), dst.shape)
+    return jnp.broadcast_to(astype(src, dst.dtype), dst.shape)
 
 
 def _fill(dst, value):
-    return jnp.broadcast_to(value.astype(dst.dtype), dst.shape)
+    return jnp.broadcast_to(astype(value, dst.dtype), dst.shape)
 
 
 def _repeat(x, repeats):
@@ -45,18 +47,17 @@ def _repeat_interleave(x, repeats, dim):
 
 
 def _sort(x, dim, descending=False, stable=False):
-    keys = -x if descending and not jnp.issubdtype(x.dtype, jnp.bool_) else x
-    if descending and x.dtype == jnp.bool_:
-        keys = jnp.logical_not(x)
-    order = jnp.argsort(keys, axis=dim, stable=True)
+    """Always stable (PyTorch's unstable sort is free to be), NaN sorting above everything, as PyTorch."""
+    order = jnp.argsort(x, axis=dim, stable=True, descending=descending)
     return jnp.take_along_axis(x, order, axis=dim), order.astype(jnp.int64)
 
 
 def _topk(x, k, dim, largest=True, sorted=True):
     moved = jnp.moveaxis(x, dim, -1)
-    values, indices = jax.lax.top_k(moved if largest else -moved, k)
-    if not largest:
-        values = -values
+    # The smallest of x are the largest of its reversal: ~x for integers (no overflow), -x for floats.
+    keys = moved if largest else jnp.invert(moved) if jnp.issubdtype(x.dtype, jnp.integer) else -moved
+    indices = jax.lax.top_k(keys, k)[1]
+    values = jnp.take_along_axis(moved, indices, axis=-1)
     return jnp.moveaxis(values, -1, dim), jnp.moveaxis(indices, -1, dim).astype(jnp.int64)
 
 
@@ -71,6 +72,8 @@ def _kthvalue(x, k, dim, keepdim=False):
 
 
 def _gather(x, index, dim):
+    """Index may be smaller than x away from `dim`: x is cut to it there (PyTorch allows it)."""
+    x = x[tuple(slice(None) if d == dim else slice(0, size) for d, size in enumerate(index.shape))]
     return jnp.take_along_axis(x, index, axis=dim, mode="clip")
 
 
@@ -81,17 +84,19 @@ def _axis_indices(index, dim):
     return tuple(grids)
 
 
-def _scatter(x, dim, index, src):
+def _scatter(x, index, src, dim):
     src = jnp.broadcast_to(src, index.shape) if src.ndim == 0 else src[tuple(slice(0, s) for s in index.shape)]
     return x.at[_axis_indices(index, dim)].set(src.astype(x.dtype))
 
 
-def _scatter_add(x, dim, index, src):
+def _scatter_add(x, index, src, dim):
+    """Adds src into x at index; for bools adding is `or`, as in PyTorch."""
     src = src[tuple(slice(0, s) for s in index.shape)]
-    return x.at[_axis_indices(index, dim)].add(src.astype(x.dtype))
+    where = x.at[_axis_indices(index, dim)]
+    return where.max(src) if x.dtype == jnp.bool_ else where.add(src.astype(x.dtype))
 
 
-def _scatter_reduce(x, dim, index, src, reduce, include_self=True):
+def _scatter_reduce(x, index, src, dim, reduce, include_self=True):
     src = src[tuple(slice(0, s) for s in index.shape)].astype(x.dtype)
     where = _axis_indices(index, dim)
     if reduce == "sum":
@@ -112,7 +117,8 @@ def _scatter_reduce(x, dim, index, src, reduce, include_self=True):
 
 
 def _index_select(x, index, dim):
-    return jnp.take(x, index, axis=dim)
+    """A 0-dim x has one element, and its (checked) single index selects it."""
+    return jnp.take(x, index, axis=dim) if x.ndim else x
 
 
 def _index_add(x, index, source, dim, alpha=1):
@@ -132,7 +138,8 @@ def _index_fill(x, index, value, dim):
 
 
 def _take(x, index):
-    return jnp.take(x.reshape(-1), index, mode="clip")
+    """Indices arrive checked; negative ones count from the end."""
+    return jnp.take(x.reshape(-1), jnp.where(index < 0, index + x.size, index), mode="clip")
 
 
 def _masked_fill(x, mask, value):
@@ -195,9 +202,12 @@ FLIP = Op("flip", lambda x, dims: jnp.flip(x, dims), saves=SAVES_NOTHING, promot
 ROLL = Op("roll", lambda x, shifts, dims: jnp.roll(x, shifts, dims), saves=SAVES_NOTHING, promote="none")
 REPEAT = Op("repeat", _repeat, saves=SAVES_NOTHING, promote="none")
 REPEAT_INTERLEAVE = Op("repeat_interleave", _repeat_interleave, grad_name="IndexSelectBackward0", promote="none")
-SORT = Op("sort", _sort, promote="none")
-TOPK = Op("topk", _topk, promote="none")
-KTHVALUE = Op("kthvalue", _kthvalue, promote="none")
+SORT = Op("sort", refusing(vector_if_scalar(_sort), "sort", "bif", {
+    "c": (RuntimeError, " Sort does not support complex dtypes on CPU")}), promote="none")
+TOPK = Op("topk", refusing(vector_if_scalar(_topk), "topk", "if", {
+    "b": (RuntimeError, "topk does not support bool dtypes on CPU"),
+    "c": (RuntimeError, " topk does not support complex dtypes on CPU")}), promote="none")
+KTHVALUE = Op("kthvalue", refusing(vector_if_scalar(_kthvalue), "kthvalue", "if"), promote="none")
 GATHER = Op("gather", _gather, promote="none")
 SCATTER = Op("scatter", _scatter, promote="none")
 SCATTER_ADD = Op("scatter_add", _scatter_add, promote="none")

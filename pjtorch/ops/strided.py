@@ -13,7 +13,10 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from .registry import TRACE_COUNTS
 
+
+@functools.lru_cache(maxsize=4096)
 def contiguous_strides(shape: tuple) -> tuple:
     strides, running = [], 1
     for size in reversed(shape):
@@ -44,15 +47,19 @@ def _slice_plan(shape: tuple, stride: tuple):
     return order
 
 
-def read(base, shape: tuple, stride: tuple, offset: int):
-    """The view's values, given its base's array (any shape; its row-major buffer is what counts)."""
+def read(base, offset=0, *, shape: tuple, stride: tuple):
+    """The view's values, given its base's array (any shape; its row-major buffer is what counts).
+
+    `offset` may be a runtime value, so views differing only in where they start share one
+    compiled read (`x[i]` in a loop compiles once)."""
     flat = base.reshape(-1)
     if math.prod(shape) == 0:
         return jnp.zeros(shape, flat.dtype)
     order = _slice_plan(shape, stride)
     if order is None:
-        return flat[positions(shape, stride, offset)]
-    block = flat[offset:]
+        return flat[positions(shape, stride, 0) + offset]
+    extent = 1 + sum((shape[d] - 1) * stride[d] for d in order)
+    block = jax.lax.dynamic_slice(flat, (offset,), (extent,))
     for d in order:
         need = shape[d] * stride[d]
         block = _fit_last_axis(block, need).reshape(block.shape[:-1] + (shape[d], stride[d]))
@@ -73,21 +80,32 @@ def _fit_last_axis(block, length: int):
     return jnp.pad(block, pad)
 
 
-def write(base, values, shape: tuple, stride: tuple, offset: int):
+def write(base, values, offset=0, *, shape: tuple, stride: tuple):
     """The base's array with the view's positions set to `values` (broadcast to the view's shape)."""
     flat = base.reshape(-1)
     if math.prod(shape) == 0:
         return base
-    index = positions(shape, stride, offset).reshape(-1)
+    index = positions(shape, stride, 0).reshape(-1) + offset
     filled = jnp.broadcast_to(values.astype(flat.dtype), shape).reshape(-1)
     return flat.at[index].set(filled, unique_indices=True).reshape(base.shape)
 
 
 @functools.lru_cache(maxsize=None)
-def compiled_read(shape: tuple, stride: tuple, offset: int):
-    return jax.jit(functools.partial(read, shape=shape, stride=stride, offset=offset))
+def compiled_read(shape: tuple, stride: tuple):
+    """Compiled `(base, offset) -> view values` for one view shape and stride."""
+    return jax.jit(_counted("strided.read", functools.partial(read, shape=shape, stride=stride)))
 
 
 @functools.lru_cache(maxsize=None)
-def compiled_write(shape: tuple, stride: tuple, offset: int):
-    return jax.jit(functools.partial(write, shape=shape, stride=stride, offset=offset))
+def compiled_write(shape: tuple, stride: tuple):
+    """Compiled `(base, values, offset) -> new base` for one view shape and stride."""
+    return jax.jit(_counted("strided.write", functools.partial(write, shape=shape, stride=stride)))
+
+
+def _counted(name: str, fn):
+    """`fn`, counting its traces in TRACE_COUNTS as the op kernels do."""
+    def traced(*arrays):
+        TRACE_COUNTS[name] += 1
+        return fn(*arrays)
+
+    return traced

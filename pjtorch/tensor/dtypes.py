@@ -34,12 +34,13 @@ class dtype:
     def is_complex(self) -> bool:
         return self.category == COMPLEX
 
-    @property
     def to_real(self) -> "dtype":
         return {complex64: float32, complex128: float64}.get(self, self)
 
-    @property
     def to_complex(self) -> "dtype":
+        """complex128 for float64, complex64 for the other floats (PyTorch's complex32 is widened)."""
+        if self.category < FLOATING:
+            raise RuntimeError(f"Unknown Complex ScalarType for {LEGACY_NAMES[self].removesuffix('Tensor')}")
         return {float64: complex128}.get(self, complex64) if self.category != COMPLEX else self
 
     def __repr__(self) -> str:
@@ -73,12 +74,15 @@ def _by_name(name: str) -> dtype:
 
 def from_jax(jax_dtype) -> dtype:
     """The PyTorch dtype of a JAX/NumPy dtype (NumPy's unsupported ones raise TypeError)."""
+    found = _BY_JAX.get(jax_dtype)
+    if found is not None:
+        return found
     try:
         return _BY_JAX[np.dtype(jax_dtype)]
     except KeyError:
         raise TypeError(
-            f"can't convert np.ndarray of type numpy.{np.dtype(jax_dtype).name}. The only supported types are: "
-            "float64, float32, float16, complex64, complex128, int64, int32, int16, int8, uint8, and bool."
+            f"can't convert np.ndarray of type numpy.{np.dtype(jax_dtype).type.__name__}. The only supported types "
+            "are: float64, float32, float16, complex64, complex128, int64, int32, int16, int8, uint8, and bool."
         ) from None
 
 
@@ -149,44 +153,69 @@ def _promote_uncached(a: dtype, b: dtype) -> dtype:
 
 
 def result_type(tensor_dtypes: list, zero_dim_dtypes: list, scalars: list) -> dtype:
-    """The dtype of an elementwise op over dimensioned tensors, 0-dim tensors and Python scalars."""
-    result = None
-    for d in tensor_dtypes:
-        result = d if result is None else promote_types(result, d)
-    zero_dim = None
-    for d in zero_dim_dtypes:
-        zero_dim = d if zero_dim is None else promote_types(zero_dim, d)
-    if zero_dim is not None and (result is None or zero_dim.category > result.category):
-        result = zero_dim if result is None or zero_dim.category != COMPLEX or result.category != FLOATING \
-            else promote_types(result.to_complex, zero_dim)
+    """The dtype of an elementwise op over dimensioned tensors, 0-dim tensors and Python scalars.
+
+    Each group is promoted within itself; then, as PyTorch's `combine_categories` does, a lower
+    group only counts where it is of a higher category (scalars take their category's default).
+    """
+    wrapped = None
     if scalars:
-        category = max(scalar_category(s) for s in scalars)
-        if result is None:
-            result = default_for_category(category)
-        elif category > result.category:
-            if category == COMPLEX and result.category == FLOATING:
-                result = result.to_complex
-            else:
-                result = default_for_category(category)
+        wrapped = default_for_category(max(scalar_category(s) for s in scalars))
+    return _combine(_promote_all(tensor_dtypes), _combine(_promote_all(zero_dim_dtypes), wrapped))
+
+
+def _promote_all(group: list) -> "dtype | None":
+    result = None
+    for d in group:
+        result = d if result is None else promote_types(result, d)
     return result
 
 
+def _combine(higher: "dtype | None", lower: "dtype | None") -> "dtype | None":
+    if higher is None or lower is None:
+        return lower if higher is None else higher
+    if higher.category == COMPLEX:
+        return higher
+    if lower.category == COMPLEX:
+        return higher.to_complex() if higher.category == FLOATING else lower
+    if higher.category == FLOATING:
+        return higher
+    if higher is bool or lower.category == FLOATING:
+        return promote_types(higher, lower)
+    return higher
+
+
+def operands_result_type(*operands) -> dtype:
+    """`torch.result_type`: the dtype of an elementwise op over tensors and Python numbers."""
+    dimensioned, zero_dim, scalars = [], [], []
+    for x in operands:
+        if isinstance(getattr(x, "dtype", None), dtype):
+            (dimensioned if x.ndim else zero_dim).append(x.dtype)
+        else:
+            scalars.append(x)
+    return result_type(dimensioned, zero_dim, scalars)
+
+
 class finfo:
-    """Machine limits of a floating dtype, with PyTorch's attribute names."""
+    """Machine limits of a floating dtype (a complex one gives its real part's), with PyTorch's names."""
 
     def __init__(self, type: dtype | None = None) -> None:
         type = type or get_default_dtype()
-        info = jnp.finfo(type.jax)
-        self.dtype = type.name
+        if type.category < FLOATING:
+            raise TypeError("torch.finfo() requires a floating point input type. Use torch.iinfo to handle "
+                            "'torch.finfo'")
+        real = type.to_real()
+        info = jnp.finfo(real.jax)
+        self.dtype = real.name
         self.bits = info.bits
         self.eps = builtins.float(info.eps)
         self.max = builtins.float(info.max)
         self.min = builtins.float(info.min)
         self.tiny = self.smallest_normal = builtins.float(info.tiny)
-        self.resolution = builtins.float(info.resolution)
+        self.resolution = 10.0 ** -info.precision
 
     def __repr__(self) -> str:
-        return (f"finfo(resolution={self.resolution}, min={self.min:g}, max={self.max:g}, eps={self.eps:g}, "
+        return (f"finfo(resolution={self.resolution:g}, min={self.min:g}, max={self.max:g}, eps={self.eps:g}, "
                 f"smallest_normal={self.tiny:g}, tiny={self.tiny:g}, dtype={self.dtype})")
 
 
@@ -194,16 +223,19 @@ class iinfo:
     """Machine limits of an integer dtype, with PyTorch's attribute names."""
 
     def __init__(self, type: dtype) -> None:
-        info = np.iinfo(type.jax) if type is not bool else None
-        if info is None:
+        if type is bool:
             raise TypeError("torch.bool is not supported by torch.iinfo")
+        if type.category != INTEGER:
+            raise TypeError("torch.iinfo() requires an integer input type. Use torch.finfo to handle 'torch.iinfo'")
+        info = np.iinfo(type.jax)
         self.dtype = type.name
         self.bits = info.bits
         self.max = builtins.int(info.max)
         self.min = builtins.int(info.min)
 
     def __repr__(self) -> str:
-        return f"iinfo(min={self.min}, max={self.max}, dtype={self.dtype})"
+        return f"iinfo(min={self.min:g}, max={self.max:g}, dtype={self.dtype})"
+
 
 # The legacy tensor type names PyTorch still uses in messages and `Tensor.type()`.
 LEGACY_NAMES = {

@@ -2,9 +2,12 @@
 from __future__ import annotations
 
 import builtins
+import functools
 import math
 import numbers
+import operator
 import warnings
+from typing import Callable
 
 import jax
 import jax.numpy as jnp
@@ -12,17 +15,18 @@ import numpy as np
 
 from .. import dispatch
 from ..autograd import grad_mode
-from ..ops import shape as shape_ops
+from ..ops import shape as shape_ops, strided
 from ..ops.registry import Op, SAVES_NOTHING
 from . import dtypes
-from .device import device as Device, normalize, to_jax
+from .device import device as Device, normalize, put, to_jax
 from .storage import Storage
 from .tensor import Tensor
 from .views import shape_args
 
 
 def _finish(array, device: Device, requires_grad: bool) -> Tensor:
-    t = Tensor._wrap(jax.device_put(array, to_jax(device)), device)
+    check_grad_dtype(dtypes.from_jax(array.dtype), requires_grad)
+    t = Tensor._wrap(put(array, device), device)
     if requires_grad:
         t.requires_grad_(True)
     return t
@@ -31,50 +35,91 @@ def _finish(array, device: Device, requires_grad: bool) -> Tensor:
 # ----- from data ----------------------------------------------------------------------------------
 
 def _infer_dtype(data) -> dtypes.dtype:
-    """PyTorch's dtype for nested Python data: bool < int64 < default float < complex."""
-    category = dtypes.BOOL
-    seen = False
-    stack = [data]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, Tensor):
-            category = builtins.max(category, item.dtype.category)
-            seen = True
-        elif isinstance(item, (list, tuple)):
-            stack.extend(item)
-        elif isinstance(item, np.ndarray):
-            category = builtins.max(category, dtypes.from_jax(item.dtype).category)
-            seen = True
-        elif isinstance(item, np.generic):
-            category = builtins.max(category, dtypes.from_jax(item.dtype).category)
-            seen = True
-        else:
-            category = builtins.max(category, dtypes.scalar_category(item))
-            seen = True
-    if not seen:
-        return dtypes.get_default_dtype()
-    return dtypes.default_for_category(category)
-
-
-def _to_nested_values(data):
-    """Python data with tensors replaced by their values, checking PyTorch's shape rules."""
+    """PyTorch's `infer_scalar_type`: leaves' dtypes promoted together; Python numbers by category."""
     if isinstance(data, Tensor):
-        return np.asarray(data._value())
+        return data.dtype
+    if isinstance(data, (np.ndarray, np.generic)):
+        return dtypes.from_jax(data.dtype)
     if isinstance(data, (list, tuple)):
-        items = [_to_nested_values(x) for x in data]
-        _check_regular(items)
-        return items
-    if isinstance(data, (numbers.Number, np.generic, np.ndarray)):
-        return data
-    raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
+        if not data:
+            return dtypes.get_default_dtype()
+        if set(map(type, data)) <= _PYTHON_SCALAR_SET:
+            return dtypes.default_for_category(builtins.max(map(dtypes.scalar_category, data)))
+        return functools.reduce(dtypes.promote_types, map(_infer_dtype, data))
+    if isinstance(data, str):
+        raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
+    if isinstance(data, _PYTHON_SCALARS):
+        return dtypes.default_for_category(dtypes.scalar_category(data))
+    raise RuntimeError(f"Could not infer dtype of {type(data).__name__}")
 
 
-def _check_regular(items: list) -> None:
-    lengths = [len(x) if isinstance(x, (list, np.ndarray)) and np.ndim(x) else None for x in items]
-    if lengths and builtins.any(length != lengths[0] for length in lengths):
-        first = lengths[0] if lengths[0] is not None else 0
-        bad = next(length for length in lengths if length != lengths[0])
-        raise ValueError(f"expected sequence of length {first} at dim 1 (got {bad if bad is not None else 0})")
+def _sizes(data) -> tuple:
+    """The shape PyTorch reads off nested data: the lengths along each first element (tensors are leaves)."""
+    sizes = []
+    while _is_sequence(data):
+        sizes.append(len(data))
+        if not len(data):
+            break
+        data = data[0]
+    return tuple(sizes)
+
+
+def _is_sequence(item) -> bool:
+    return isinstance(item, (list, tuple)) or (isinstance(item, np.ndarray) and item.ndim > 0)
+
+
+def _leaves(data, sizes: tuple, dim: int, dtype: dtypes.dtype, out: list) -> None:
+    """Appends `data`'s scalars in row-major order, raising PyTorch's errors for irregular nesting."""
+    if dim == len(sizes):
+        out.append(_leaf(data, dtype))
+        return
+    if not (_is_sequence(data) or isinstance(data, Tensor) and data.ndim):
+        raise TypeError("not a sequence")
+    if len(data) != sizes[dim]:
+        raise ValueError(f"expected sequence of length {sizes[dim]} at dim {dim} (got {len(data)})")
+    if dim == len(sizes) - 1 and isinstance(data, list) and set(map(type, data)) <= _PYTHON_SCALAR_SET:
+        out.extend(data)
+    elif isinstance(data, np.ndarray) and data.shape == sizes[dim:]:
+        out.extend(data.ravel().tolist())
+    else:
+        for item in data:
+            _leaves(item, sizes, dim + 1, dtype, out)
+
+
+def _leaf(item, dtype: dtypes.dtype):
+    """One scalar as PyTorch unpacks it for `dtype` (integers through __index__, tensors through theirs)."""
+    if isinstance(item, np.generic):
+        return item.item()
+    if dtype.category >= dtypes.FLOATING:
+        if isinstance(item, Tensor):
+            return item.item() if item.numel() == 1 else float(item)
+        if not isinstance(item, numbers.Number):
+            raise TypeError(f"must be real number, not {type(item).__name__}")
+        return item
+    return item if isinstance(item, (builtins.float, builtins.bool, np.bool_)) else operator.index(item)
+
+
+def _check_fits(values: list, dtype: dtypes.dtype) -> None:
+    """PyTorch refuses integers that overflow an integer dtype (negatives wrap into unsigned ones)."""
+    if dtype.category != dtypes.INTEGER or not values:
+        return
+    low, high = builtins.min(values), builtins.max(values)
+    if isinstance(low, builtins.int) and low < -2 ** 63 or isinstance(high, builtins.int) and high >= 2 ** 63:
+        raise ValueError("Overflow when unpacking long long")
+    info = np.iinfo(dtype.jax)
+    floor = -info.max if info.min == 0 else info.min
+    if low < floor or high > info.max:
+        raise RuntimeError(f"value cannot be converted to type {dtype.name} without overflow")
+
+
+def _from_data(data, dtype: dtypes.dtype) -> np.ndarray:
+    """A host array of `dtype` holding nested Python data (lists, tuples, numbers, ndarrays, tensors)."""
+    sizes = _sizes(data)
+    values: list = []
+    _leaves(data, sizes, 0, dtype, values)
+    _check_fits(values, dtype)
+    with np.errstate(over="ignore", invalid="ignore"):  # out-of-range floats become inf, as in PyTorch
+        return np.asarray(values).astype(dtype.jax).reshape(sizes)
 
 
 def tensor(data, *, dtype: dtypes.dtype | None = None, device=None, requires_grad: bool = False,
@@ -86,18 +131,31 @@ def tensor(data, *, dtype: dtypes.dtype | None = None, device=None, requires_gra
                       UserWarning, stacklevel=2)
         target = normalize(device) if device is not None else data.device
         return _finish(np.asarray(data._value()).astype((dtype or data.dtype).jax), target, requires_grad)
+    if type(data) in _PYTHON_SCALARS:
+        return _scalar_tensor(data, dtype, device, requires_grad)
+    target_dtype = dtype or _infer_dtype(data)
+    check_grad_dtype(target_dtype, requires_grad)
     if isinstance(data, np.ndarray):
-        inferred = dtypes.from_jax(data.dtype)
-    else:
-        inferred = _infer_dtype(data)
-    target_dtype = dtype or inferred
-    values = np.asarray(_to_nested_values(data), dtype=target_dtype.jax if target_dtype is not dtypes.bfloat16
-                        else np.float32)
-    if target_dtype is dtypes.bfloat16:
-        values = values.astype(dtypes.bfloat16.jax)
-    if requires_grad and target_dtype.category < dtypes.FLOATING:
-        raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
-    return _finish(values, normalize(device), requires_grad)
+        return _copy_of_ndarray(data, target_dtype, normalize(device), requires_grad)
+    return _finish(_from_data(data, target_dtype), normalize(device), requires_grad)
+
+
+_PYTHON_SCALARS = (builtins.bool, builtins.int, builtins.float, builtins.complex)
+_PYTHON_SCALAR_SET = frozenset(_PYTHON_SCALARS)
+
+
+def _scalar_tensor(value, dtype, device, requires_grad: bool) -> Tensor:
+    """A 0-dim tensor from the cache of device scalars (arrays are immutable, so sharing one is safe)."""
+    dtype = dtype or dtypes.default_for_category(dtypes.scalar_category(value))
+    check_grad_dtype(dtype, requires_grad)
+    if dtype.category == dtypes.INTEGER:
+        _check_fits([value], dtype)
+        value = np.asarray(value).astype(dtype.jax).item()
+    target = normalize(device)
+    t = Tensor._wrap(dispatch.scalar_array(value, dtype.jax, target), target)
+    if requires_grad:
+        t._requires_grad = True
+    return t
 
 
 def as_tensor(data, dtype: dtypes.dtype | None = None, device=None) -> Tensor:
@@ -118,92 +176,163 @@ def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad: bool = Fa
 def from_numpy(array: np.ndarray) -> Tensor:
     """A CPU tensor sharing `array`'s memory: writes on either side are seen by the other."""
     if not isinstance(array, np.ndarray):
-        raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
+        raise TypeError(f"expected np.ndarray (got {_type_name(array)})")
     dtype = dtypes.from_jax(array.dtype)
     if builtins.any(s < 0 for s in array.strides):
         raise ValueError("At least one stride in the given numpy array is negative, and tensors with negative "
                          "strides are not currently supported. (You can probably work around this by making a copy "
                          "of your array  with array.copy().) ")
-    if not array.flags.c_contiguous:
-        array = np.ascontiguousarray(array)
-    storage = Storage.of_host(array, normalize("cpu"), dtype)
-    return Tensor._from_storage(storage, array.shape, _element_strides(array), 0)
+    if builtins.any(s % array.itemsize for s in array.strides):
+        raise ValueError("given numpy array strides not a multiple of the element byte size. Copy the numpy array "
+                         "to reallocate the memory.")
+    strides = _element_strides(array)
+    host = array if array.flags.c_contiguous else _flat_buffer(array, strides)
+    return Tensor._from_storage(Storage.of_host(host, normalize("cpu"), dtype), array.shape, strides, 0)
 
 
 def _element_strides(array: np.ndarray) -> tuple:
-    return tuple(s // array.itemsize for s in array.strides) if array.size else \
-        tuple(int(s) for s in np.cumprod((1,) + array.shape[:0:-1])[::-1]) if array.ndim else ()
+    return tuple(s // array.itemsize for s in array.strides)
+
+
+def _type_name(value) -> str:
+    """A type's name as CPython's tp_name gives it: `list`, `numpy.float64`."""
+    kind = type(value)
+    return kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__name__}"
+
+
+def _flat_buffer(array: np.ndarray, strides: tuple) -> np.ndarray:
+    """The 1-D span of memory a positively strided ndarray lies in, as a view sharing that memory."""
+    extent = 1 + builtins.sum((n - 1) * s for n, s in zip(array.shape, strides)) if array.size else 0
+    return np.lib.stride_tricks.as_strided(array, (extent,), (array.itemsize,))
+
+
+def _copy_of_ndarray(array: np.ndarray, dtype: dtypes.dtype, device: Device, requires_grad: bool) -> Tensor:
+    """`torch.tensor(ndarray)`: a copy that keeps a dense array's strides exactly (others become contiguous)."""
+    strides = _element_strides(array)
+    if strides == strided.contiguous_strides(array.shape) or not (array.size == 0 or is_dense(array.shape, strides)):
+        return _finish(np.array(array, dtype=dtype.jax, order="C"), device, requires_grad)
+    flat = np.empty(array.size, dtype.jax)
+    np.lib.stride_tricks.as_strided(flat, array.shape, tuple(s * flat.itemsize for s in strides))[...] = array
+    t = Tensor._from_storage(Storage(put(flat, device), device, dtype), array.shape, strides, 0)
+    return t.requires_grad_(True) if requires_grad else t
+
+
+def is_dense(shape: tuple, stride: tuple) -> bool:
+    """Whether the elements fill their span exactly once (a permutation of a contiguous layout)."""
+    expected = 1
+    for step, size in sorted((step, size) for size, step in zip(shape, stride) if size != 1):
+        if step != expected:
+            return False
+        expected *= size
+    return True
 
 
 # ----- filled -------------------------------------------------------------------------------------
 
-def _filled(size, value, dtype, device, requires_grad) -> Tensor:
+def new_shape(size, negative_message: str | None = None) -> tuple:
+    """The shape a factory was asked for (`f(2, 3)`, `f((2, 3))`), refusing negative sizes as PyTorch does."""
     shape = shape_args(size)
     for s in shape:
         if s < 0:
-            raise RuntimeError(f"Trying to create tensor with negative dimension {s}: [{', '.join(map(str, shape))}]")
+            raise RuntimeError(negative_message or
+                               f"Trying to create tensor with negative dimension {s}: [{', '.join(map(str, shape))}]")
+    return shape
+
+
+def check_grad_dtype(dtype: dtypes.dtype, requires_grad: bool) -> None:
+    if requires_grad and dtype.category < dtypes.FLOATING:
+        raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
+
+
+def _filled(shape: tuple, value, dtype, device, requires_grad) -> Tensor:
     target = normalize(device)
     dtype = dtype or dtypes.get_default_dtype()
-    with jax.default_device(to_jax(target)):
-        array = jnp.full(shape, value, dtype=dtype.jax)
-    return _finish(array, target, requires_grad)
+    check_grad_dtype(dtype, requires_grad)
+    t = Tensor._wrap(filled_array(shape, value, dtype.jax, target), target)
+    return t.requires_grad_(True) if requires_grad else t
+
+
+@functools.lru_cache(maxsize=None)
+def _filler(shape: tuple, dtype, jax_device):
+    return jax.jit(lambda value: jnp.full(shape, value, dtype),
+                   out_shardings=jax.sharding.SingleDeviceSharding(jax_device))
+
+
+def filled_array(shape: tuple, value, dtype, device: Device):
+    """A constant array made on the device by one cached compiled call (eager jnp.full costs ~100 us)."""
+    scalar = dispatch.scalar_array(value, dtype, device)
+    if not shape:
+        return scalar
+    return _filler(tuple(shape), dtype, to_jax(device))(scalar)
 
 
 def zeros(*size, dtype=None, device=None, requires_grad: bool = False, out=None, layout=None,
           pin_memory: bool = False) -> Tensor:
-    return _filled(size, 0, dtype, device, requires_grad)
+    return _filled(new_shape(size, "zeros: Dimension size must be non-negative."), 0, dtype, device, requires_grad)
 
 
 def ones(*size, dtype=None, device=None, requires_grad: bool = False, out=None, layout=None,
          pin_memory: bool = False) -> Tensor:
-    return _filled(size, 1, dtype, device, requires_grad)
+    return _filled(new_shape(size), 1, dtype, device, requires_grad)
 
 
 def empty(*size, dtype=None, device=None, requires_grad: bool = False, out=None, layout=None,
           pin_memory: bool = False, memory_format=None) -> Tensor:
-    return _filled(size, 0, dtype, device, requires_grad)
+    return _filled(new_shape(size), 0, dtype, device, requires_grad)
 
 
 def full(size, fill_value, *, dtype=None, device=None, requires_grad: bool = False, out=None, layout=None) -> Tensor:
     if isinstance(fill_value, Tensor):
         fill_value = fill_value.item()
     dtype = dtype or dtypes.default_for_category(dtypes.scalar_category(fill_value))
-    return _filled((tuple(size),) if not isinstance(size, int) else (size,), fill_value, dtype, device, requires_grad)
+    return _filled(new_shape((size,)), fill_value, dtype, device, requires_grad)
 
 
-def _like(input: Tensor, dtype, device) -> tuple:
-    return input.shape, dtype or input.dtype, device if device is not None else input.device
+def like(input: Tensor, make: Callable[[tuple], Tensor], requires_grad: bool = False) -> Tensor:
+    """`make(shape)` laid out as `input` is where that is dense (PyTorch's preserve_format), else contiguous."""
+    stride = input._stride
+    if stride == strided.contiguous_strides(input._shape) or not is_dense(input._shape, stride):
+        made = make(tuple(input._shape))
+    else:
+        flat = make((input.numel(),))
+        made = Tensor._from_storage(flat._storage, input._shape, stride, 0)
+    return made.requires_grad_(True) if requires_grad else made
+
+
+def _filled_like(input: Tensor, value, dtype, device, requires_grad: bool) -> Tensor:
+    dtype = dtype or input.dtype
+    check_grad_dtype(dtype, requires_grad)
+    device = device if device is not None else input.device
+    return like(input, lambda shape: _filled(shape, value, dtype, device, False), requires_grad)
 
 
 def zeros_like(input: Tensor, *, dtype=None, device=None, requires_grad: bool = False, layout=None,
                memory_format=None) -> Tensor:
-    shape, dtype, device = _like(input, dtype, device)
-    return _filled((shape,), 0, dtype, device, requires_grad)
+    return _filled_like(input, 0, dtype, device, requires_grad)
 
 
 def ones_like(input: Tensor, *, dtype=None, device=None, requires_grad: bool = False, layout=None,
               memory_format=None) -> Tensor:
-    shape, dtype, device = _like(input, dtype, device)
-    return _filled((shape,), 1, dtype, device, requires_grad)
+    return _filled_like(input, 1, dtype, device, requires_grad)
 
 
 def empty_like(input: Tensor, *, dtype=None, device=None, requires_grad: bool = False, layout=None,
                memory_format=None) -> Tensor:
-    return zeros_like(input, dtype=dtype, device=device, requires_grad=requires_grad)
+    return _filled_like(input, 0, dtype, device, requires_grad)
 
 
 def full_like(input: Tensor, fill_value, *, dtype=None, device=None, requires_grad: bool = False, layout=None,
               memory_format=None) -> Tensor:
-    shape, dtype, device = _like(input, dtype, device)
-    return _filled((shape,), fill_value, dtype, device, requires_grad)
+    return _filled_like(input, fill_value, dtype, device, requires_grad)
 
 
 def eye(n: int, m: int | None = None, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
-    if n < 0:
-        raise RuntimeError(f"n must be greater or equal to 0, got {n}")
+    m = n if m is None else m
+    for name, size in (("n", n), ("m", m)):
+        if size < 0:
+            raise RuntimeError(f"{name} must be greater or equal to 0, got {size}")
     dtype = dtype or dtypes.get_default_dtype()
-    return _finish(np.eye(n, n if m is None else m, dtype=_host_dtype(dtype)).astype(dtype.jax),
-                   normalize(device), requires_grad)
+    return _finish(np.eye(n, m, dtype=_host_dtype(dtype)).astype(dtype.jax), normalize(device), requires_grad)
 
 
 def _host_dtype(dtype: dtypes.dtype):
@@ -221,10 +350,12 @@ def arange(start=0, end=None, step=1, *, dtype=None, device=None, requires_grad:
     start, end, step = _number(start), _number(end), _number(step)
     if end is None:
         start, end = 0, start
-    if step == 0:
+    if step == 0 or math.isnan(step):
         raise RuntimeError("step must be nonzero")
+    if not (math.isfinite(start) and math.isfinite(end)):
+        raise RuntimeError(f"unsupported range: {start} -> {end}")
     if (end - start) / step < 0:
-        raise RuntimeError("upper bound and larger bound inconsistent with step sign")
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
     if dtype is None:
         dtype = dtypes.default_for_category(builtins.max(dtypes.INTEGER, *(dtypes.scalar_category(v)
                                                                           for v in (start, end, step))))
@@ -236,7 +367,7 @@ def arange(start=0, end=None, step=1, *, dtype=None, device=None, requires_grad:
 def linspace(start, end, steps: int, *, dtype=None, device=None, requires_grad: bool = False, out=None,
              layout=None) -> Tensor:
     start, end = _number(start), _number(end)
-    dtype = dtype or dtypes.get_default_dtype()
+    dtype = dtype or _range_dtype(start, end)
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
     values = _symmetric_linspace(start, end, steps)
@@ -245,20 +376,28 @@ def linspace(start, end, steps: int, *, dtype=None, device=None, requires_grad: 
     return _finish(values.astype(_host_dtype(dtype)).astype(dtype.jax), normalize(device), requires_grad)
 
 
-def _symmetric_linspace(start: float, end: float, steps: int) -> np.ndarray:
+def _range_dtype(start, end) -> dtypes.dtype:
+    """The default float dtype, or the default complex one where an end point is complex."""
+    complex_ends = isinstance(start, builtins.complex) or isinstance(end, builtins.complex)
+    return dtypes.default_for_category(dtypes.COMPLEX if complex_ends else dtypes.FLOATING)
+
+
+def _symmetric_linspace(start, end, steps: int) -> np.ndarray:
     """Filled from both ends, as PyTorch does, so the last value is exactly `end`."""
+    kind = np.result_type(start, end, np.float64)
     if steps == 1:
-        return np.asarray([start], np.float64)
+        return np.asarray([start], kind)
     step = (end - start) / (steps - 1)
     index = np.arange(steps, dtype=np.float64)
     half = steps // 2
-    return np.where(index < half, start + step * index, end - step * (steps - 1 - index))
+    return np.where(index < half, start + step * index, end - step * (steps - 1 - index)).astype(kind)
 
 
 def logspace(start, end, steps: int, base: float = 10.0, *, dtype=None, device=None,
              requires_grad: bool = False) -> Tensor:
-    dtype = dtype or dtypes.get_default_dtype()
-    values = np.power(base, _symmetric_linspace(_number(start), _number(end), steps))
+    start, end = _number(start), _number(end)
+    dtype = dtype or _range_dtype(start, end)
+    values = np.power(base, _symmetric_linspace(start, end, steps))
     return _finish(values.astype(_host_dtype(dtype)).astype(dtype.jax), normalize(device), requires_grad)
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import builtins
 import numbers
+import warnings
 from typing import Sequence
 
 import numpy as np
@@ -22,7 +23,7 @@ from .tensor import Tensor, wrap_dim
 
 def as_operand(value, name: str = "other"):
     """A Tensor or a Python scalar (NumPy scalars become Python ones); anything else is a TypeError."""
-    if isinstance(value, Tensor):
+    if type(value) is Tensor or isinstance(value, Tensor):
         return value
     if isinstance(value, bool | int | float | complex):
         return value
@@ -91,32 +92,87 @@ for _name, _op in {**pointwise.BINARY, **pointwise.COMPARISONS}.items():
     BINARY_FUNCTIONS[_name], BINARY_FUNCTIONS[_name + "_"] = _binary(_op)
 
 
+def _alpha(alpha) -> tuple:
+    return _static(alpha=alpha) if alpha != 1 else ()
+
+
 def add(input, other, *, alpha=1) -> Tensor:
-    return dispatch.apply(pointwise.BINARY["add"], (as_operand(input, "input"), as_operand(other)),
-                          _static(alpha=alpha) if alpha != 1 else ())
+    return dispatch.apply(pointwise.BINARY["add"], (as_operand(input, "input"), as_operand(other)), _alpha(alpha))
+
+
+def _is_bool(x) -> bool:
+    return x.dtype is dtypes.bool if isinstance(x, Tensor) else isinstance(x, bool)
+
+
+def _check_subtraction(input, other) -> None:
+    """PyTorch refuses `-` whenever an operand is bool (tensor or Python bool)."""
+    if _is_bool(input) and _is_bool(other):
+        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. "
+                           "Use the `^` or `logical_xor()` operator instead.")
+    if _is_bool(input) or _is_bool(other):
+        raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to "
+                           "invert a mask, use the `~` or `logical_not()` operator instead.")
 
 
 def sub(input, other, *, alpha=1) -> Tensor:
-    if isinstance(input, Tensor) and input.dtype is dtypes.bool and isinstance(other, Tensor) \
-            and other.dtype is dtypes.bool:
-        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. "
-                           "Use the `^` or `logical_xor()` operator instead.")
-    return dispatch.apply(pointwise.BINARY["sub"], (as_operand(input, "input"), as_operand(other)),
-                          _static(alpha=alpha) if alpha != 1 else ())
+    input, other = as_operand(input, "input"), as_operand(other)
+    _check_subtraction(input, other)
+    return dispatch.apply(pointwise.BINARY["sub"], (input, other), _alpha(alpha))
+
+
+def sub_(input: Tensor, other, *, alpha=1) -> Tensor:
+    other = as_operand(other)
+    _check_subtraction(input, other)
+    return dispatch.apply_inplace(pointwise.BINARY["sub"], input, (other,), _alpha(alpha))
+
+
+def rsub(input, other, *, alpha=1) -> Tensor:
+    other = as_operand(other)
+    _check_subtraction(input, other)
+    return dispatch.apply(pointwise.BINARY["rsub"], (input, other), _alpha(alpha))
+
+
+def _division_operands(input, other) -> tuple:
+    """Bool tensors are cast to the result dtype first, by a separate kernel: XLA folds convert(bool) / x into a
+    select, turning 0 / 0 into 0 instead of nan."""
+    operands = (as_operand(input, "input"), as_operand(other))
+    if not (_is_bool_tensor(operands[0]) or _is_bool_tensor(operands[1])):
+        return operands
+    result = dispatch.promoted_dtype(pointwise.BINARY["div"], operands)
+    return tuple(to_dtype(x, result) if _is_bool_tensor(x) else x for x in operands)
+
+
+def _is_bool_tensor(x) -> bool:
+    return isinstance(x, Tensor) and x.dtype is dtypes.bool
+
+
+def _rounding(rounding_mode) -> tuple:
+    if rounding_mode not in ("floor", "trunc"):
+        raise RuntimeError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
+                           f"'{rounding_mode}'")
+    return _static(rounding_mode=rounding_mode)
 
 
 def div(input, other, *, rounding_mode=None) -> Tensor:
-    op = pointwise.BINARY["div"]
     if rounding_mode is None:
-        return dispatch.apply(op, (as_operand(input, "input"), as_operand(other)))
-    if rounding_mode not in ("floor", "trunc"):
-        raise ValueError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
-                         f"'{rounding_mode}'")
-    return dispatch.apply(_ROUNDING_DIV, (as_operand(input, "input"), as_operand(other)),
-                          _static(rounding_mode=rounding_mode))
+        return dispatch.apply(pointwise.BINARY["div"], _division_operands(input, other))
+    return dispatch.apply(pointwise.ROUNDING_DIV, (as_operand(input, "input"), as_operand(other)),
+                          _rounding(rounding_mode))
 
 
-_ROUNDING_DIV = pointwise.Op("div", pointwise._div, grad_name="DivBackward2")
+def div_(input: Tensor, other, *, rounding_mode=None) -> Tensor:
+    if rounding_mode is None:
+        return dispatch.apply_inplace(pointwise.BINARY["div"], input, (as_operand(other),))
+    return dispatch.apply_inplace(pointwise.ROUNDING_DIV, input, (as_operand(other),), _rounding(rounding_mode))
+
+
+def true_divide(input, other) -> Tensor:
+    return dispatch.apply(pointwise.BINARY["true_divide"], _division_operands(input, other))
+
+
+def _check_integer_power(result: dtypes.dtype, exponent) -> None:
+    if result.category <= dtypes.INTEGER and exponent < 0:
+        raise RuntimeError("Integers to negative integer powers are not allowed.")
 
 
 def pow(input, exponent) -> Tensor:
@@ -124,6 +180,7 @@ def pow(input, exponent) -> Tensor:
         exponent = as_operand(exponent, "exponent")
         result = dtypes.result_type([input.dtype], [], [exponent]) if input._shape else \
             dtypes.result_type([], [input.dtype], [exponent])
+        _check_integer_power(result, exponent)
         return dispatch.apply(pointwise.SCALAR_POW, (input,), _static(exponent=exponent, dtype=result.jax))
     if not isinstance(input, Tensor):
         return dispatch.apply(pointwise.RPOW, (exponent, as_operand(input, "input")))
@@ -136,12 +193,8 @@ def pow_(input: Tensor, exponent) -> Tensor:
     exponent = as_operand(exponent, "exponent")
     result = dtypes.result_type([input.dtype], [], [exponent])
     dispatch._check_castable(result, input.dtype)
+    _check_integer_power(result, exponent)
     return dispatch.apply_inplace(pointwise.SCALAR_POW, input, (), _static(exponent=exponent, dtype=input.dtype.jax))
-
-
-def rsub(input, other, *, alpha=1) -> Tensor:
-    return dispatch.apply(pointwise.BINARY["rsub"], (input, as_operand(other)),
-                          _static(alpha=alpha) if alpha != 1 else ())
 
 
 def clamp(input: Tensor, min=None, max=None) -> Tensor:
@@ -161,12 +214,19 @@ def _clamp(input: Tensor, lo, hi, inplace: bool) -> Tensor:
         op, others, static = pointwise.CLAMP_TENSOR, (as_operand(lo, "min"), as_operand(hi, "max")), ()
     else:
         op, others, static = pointwise.CLAMP_SCALAR, (), _static(min=lo, max=hi)
-        if not inplace and input.dtype.category < dtypes.FLOATING and any(
-                isinstance(v, float) for v in (lo, hi)):
-            input = input.to(dtypes.get_default_dtype())
+        bounds = [v for v in (lo, hi) if v is not None]
+        result = dtypes.result_type([input.dtype] if input._shape else [], [] if input._shape else [input.dtype],
+                                    bounds)
+        if inplace:
+            dispatch._check_castable(result, input.dtype)
+        elif result is not input.dtype:
+            input = to_dtype(input, result)
     if inplace:
         return dispatch.apply_inplace(op, input, others, static)
     return dispatch.apply(op, (input, *others), static)
+
+
+clip, clip_ = clamp, clamp_
 
 
 def clamp_min(input: Tensor, min) -> Tensor:
@@ -178,6 +238,10 @@ def clamp_max(input: Tensor, max) -> Tensor:
 
 
 def where(condition: Tensor, input=None, other=None) -> Tensor:
+    if condition.dtype is dtypes.uint8:
+        warnings.warn("where received a uint8 condition tensor. This behavior is deprecated and will be removed in a "
+                      "future version of PyTorch. Use a boolean condition instead.", UserWarning, stacklevel=2)
+        condition = to_dtype(condition, dtypes.bool)
     if input is None and other is None:
         return nonzero(condition, as_tuple=True)
     if condition.dtype is not dtypes.bool:
@@ -191,6 +255,14 @@ def _scalar_type_name(d: dtypes.dtype) -> str:
 
 
 def lerp(input: Tensor, end: Tensor, weight) -> Tensor:
+    """PyTorch does not promote here: `end` and a dimensioned `weight` must have the input's dtype."""
+    if input.dtype.category < dtypes.FLOATING:
+        kernel = "lerp_kernel_tensor" if isinstance(weight, Tensor) else "lerp_kernel_scalar"
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{_scalar_type_name(input.dtype)}\'')
+    for name, operand in (("end", end), ("weight", weight)):
+        if isinstance(operand, Tensor) and (operand._shape or name == "end") and operand.dtype is not input.dtype:
+            raise RuntimeError(f"expected dtype {_c_type_name(input.dtype)} for `{name}` but got dtype "
+                               f"{_c_type_name(operand.dtype)}")
     return dispatch.apply(pointwise.LERP, (input, end, as_operand(weight, "weight")))
 
 
@@ -199,7 +271,19 @@ def addcmul(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value=1) -> Tens
 
 
 def addcdiv(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value=1) -> Tensor:
+    if tensor1.dtype.category <= dtypes.INTEGER and tensor2.dtype.category <= dtypes.INTEGER:
+        raise RuntimeError(
+            "Integer division with addcdiv is no longer supported, and in a future  release addcdiv will perform a "
+            "true division of tensor1 and tensor2. The historic addcdiv behavior can be implemented as "
+            "(input + value * torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer inputs and as "
+            "(input + value * tensor1 / tensor2) for float inputs. The future addcdiv behavior is just the latter "
+            "implementation: (input + value * tensor1 / tensor2), for all dtypes.")
     return dispatch.apply(pointwise.ADDCDIV, (input, tensor1, tensor2), _static(value=value))
+
+
+# The generic wrappers above know no alpha, rounding mode or PyTorch's special checks: these replace them.
+BINARY_FUNCTIONS.update(add=add, sub=sub, sub_=sub_, rsub=rsub, div=div, div_=div_, true_divide=true_divide,
+                        pow=pow, pow_=pow_)
 
 
 def round(input: Tensor, *, decimals: int = 0) -> Tensor:
@@ -251,6 +335,22 @@ def nanmean(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Te
                           _static(dim=dims_arg(dim, input.ndim), keepdim=keepdim, dtype=_jax_dtype(dtype)))
 
 
+def _check_reduced_dims(name: str, input: Tensor, dims) -> None:
+    """PyTorch refuses to reduce an empty dim for ops without an identity (max, argmax, median, ...)."""
+    for d in dims if input.ndim else ():
+        if input._shape[d] == 0:
+            raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
+
+
+def _one_dim(name: str, input: Tensor, dim) -> int:
+    """The single dim of max(dim), median(dim), kthvalue(...): wrapped, and not empty."""
+    if not isinstance(dim, int):
+        raise TypeError(f"{name}(): argument 'dim' must be int, not {type(dim).__name__}")
+    dim = wrap_dim(dim, input.ndim)
+    _check_reduced_dims(name, input, (dim,))
+    return dim
+
+
 def _extreme(name: str, all_op, dim_op, elementwise: str):
     def run(input: Tensor, dim=None, keepdim: bool = False):
         if isinstance(dim, Tensor):
@@ -260,9 +360,7 @@ def _extreme(name: str, all_op, dim_op, elementwise: str):
                 raise RuntimeError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0. "
                                    "Specify the reduction dim with the 'dim' argument.")
             return dispatch.apply(all_op, (input,))
-        dims = dims_arg(dim, input.ndim)
-        values, indices = dispatch.apply(dim_op, (input,), _static(dim=dims[0] if dims else None,
-                                                                     keepdim=keepdim))
+        values, indices = dispatch.apply(dim_op, (input,), _static(dim=_one_dim(name, input, dim), keepdim=keepdim))
         return make_return(name, values=values, indices=indices)
 
     run.__name__ = name
@@ -273,27 +371,49 @@ max = _extreme("max", reduction.MAX_ALL, reduction.MAX_DIM, "maximum")
 min = _extreme("min", reduction.MIN_ALL, reduction.MIN_DIM, "minimum")
 
 
-def amax(input: Tensor, dim=(), keepdim: bool = False) -> Tensor:
-    return dispatch.apply(reduction.AMAX, (input,), _static(dim=dims_arg(dim, input.ndim), keepdim=keepdim))
+def _extreme_value(name: str, op):
+    def run(input: Tensor, dim=(), keepdim: bool = False) -> Tensor:
+        dims = dims_arg(dim, input.ndim)
+        if dims is None and input.numel() == 0:
+            raise RuntimeError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0. Specify "
+                               "the reduction dim with the 'dim' argument.")
+        _check_reduced_dims(name, input, dims or ())
+        return dispatch.apply(op, (input,), _static(dim=dims, keepdim=keepdim))
+
+    run.__name__ = name
+    return run
 
 
-def amin(input: Tensor, dim=(), keepdim: bool = False) -> Tensor:
-    return dispatch.apply(reduction.AMIN, (input,), _static(dim=dims_arg(dim, input.ndim), keepdim=keepdim))
+amax = _extreme_value("amax", reduction.AMAX)
+amin = _extreme_value("amin", reduction.AMIN)
 
 
 def aminmax(input: Tensor, *, dim=None, keepdim: bool = False):
-    lo, hi = dispatch.apply(reduction.AMINMAX, (input,), _static(dim=dims_arg(dim, input.ndim), keepdim=keepdim))
+    dims = dims_arg(dim, input.ndim)
+    if dims is None and input.numel() == 0:
+        raise RuntimeError("aminmax(): cannot compute aminmax over an empty dimension as the operation has no "
+                           "identity.")
+    if dims and input._shape[dims[0]] == 0:
+        raise IndexError(f"aminmax: Expected reduction dim {dims[0]} to have non-zero size.")
+    lo, hi = dispatch.apply(reduction.AMINMAX, (input,), _static(dim=dims, keepdim=keepdim))
     return make_return("aminmax", min=lo, max=hi)
 
 
-def argmax(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:
-    dim = None if dim is None else wrap_dim(dim, input.ndim) if input.ndim else None
-    return dispatch.apply(reduction.ARGMAX, (input,), _static(dim=dim, keepdim=keepdim))
+def _arg_extreme(name: str, op):
+    def run(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:
+        if dim is None and input.numel() == 0:
+            raise IndexError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0.")
+        if dim is not None:
+            dim = _one_dim(name, input, dim)
+        # A 0-dim input has one element, whichever dim is named.
+        return dispatch.apply(op, (input,), _static(dim=dim if input.ndim else None, keepdim=keepdim))
+
+    run.__name__ = name
+    return run
 
 
-def argmin(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:
-    dim = None if dim is None else wrap_dim(dim, input.ndim) if input.ndim else None
-    return dispatch.apply(reduction.ARGMIN, (input,), _static(dim=dim, keepdim=keepdim))
+argmax = _arg_extreme("argmax", reduction.ARGMAX)
+argmin = _arg_extreme("argmin", reduction.ARGMIN)
 
 
 def _correction(unbiased, correction) -> float:
@@ -356,8 +476,7 @@ def logsumexp(input: Tensor, dim, keepdim: bool = False) -> Tensor:
 
 def _scan(op):
     def run(input: Tensor, dim: int, *, dtype=None) -> Tensor:
-        return dispatch.apply(op, (input,), _static(dim=wrap_dim(dim, input.ndim) if input.ndim else None,
-                                                    dtype=_jax_dtype(dtype)))
+        return dispatch.apply(op, (input,), _static(dim=wrap_dim(dim, input.ndim), dtype=_jax_dtype(dtype)))
 
     run.__name__ = op.name
     return run
@@ -384,13 +503,15 @@ def logcumsumexp(input: Tensor, dim: int) -> Tensor:
 
 
 def softmax(input: Tensor, dim: int, dtype=None) -> Tensor:
-    return dispatch.apply(reduction.SOFTMAX, (input,), _static(dim=wrap_dim(dim, input.ndim) if input.ndim else None,
-                                                               dtype=_jax_dtype(dtype)))
+    """With `dtype`, the input is cast first (so integers may be soft-maxed), as PyTorch does."""
+    dim = wrap_dim(dim, input.ndim)
+    return dispatch.apply(reduction.SOFTMAX, (input if dtype is None else to_dtype(input, dtype),), _static(dim=dim))
 
 
 def log_softmax(input: Tensor, dim: int, dtype=None) -> Tensor:
-    return dispatch.apply(reduction.LOG_SOFTMAX, (input,),
-                          _static(dim=wrap_dim(dim, input.ndim) if input.ndim else None, dtype=_jax_dtype(dtype)))
+    dim = wrap_dim(dim, input.ndim)
+    return dispatch.apply(reduction.LOG_SOFTMAX, (input if dtype is None else to_dtype(input, dtype),),
+                          _static(dim=dim))
 
 
 def count_nonzero(input: Tensor, dim=None) -> Tensor:
@@ -401,17 +522,11 @@ def median(input: Tensor, dim=None, keepdim: bool = False):
     if dim is None:
         return dispatch.apply(reduction.MEDIAN_ALL, (input,))
     values, indices = dispatch.apply(reduction.MEDIAN_DIM, (input,),
-                                     _static(dim=wrap_dim(dim, input.ndim), keepdim=keepdim))
+                                     _static(dim=_one_dim("median", input, dim), keepdim=keepdim))
     return make_return("median", values=values, indices=indices)
 
 
 # ----- matrix products ----------------------------------------------------------------------------
-
-def _same_dtype(a: Tensor, b: Tensor, first: str = "m1", second: str = "m2") -> None:
-    if a.dtype is not b.dtype:
-        raise RuntimeError(f"expected {first} and {second} to have the same dtype, but got: "
-                           f"{_c_type_name(a.dtype)} != {_c_type_name(b.dtype)}")
-
 
 def _c_type_name(d: dtypes.dtype) -> str:
     return {"float32": "float", "float64": "double", "int64": "long int", "int32": "int", "float16": "c10::Half",
@@ -420,50 +535,84 @@ def _c_type_name(d: dtypes.dtype) -> str:
             "complex128": "c10::complex<double>"}[d.name]
 
 
-def _dims_text(t: Tensor) -> str:
-    return "x".join(str(s) for s in t._shape)
+def _dims_text(shape: tuple) -> str:
+    return "x".join(str(s) for s in shape)
+
+
+# PyTorch's checks for each product, in its order (shapes before dtypes), on the shapes it sees after
+# matmul has folded or batched its operands.
+
+def _check_mm(a_shape: tuple, b_shape: tuple, a_dtype, b_dtype) -> None:
+    if a_shape[1] != b_shape[0]:
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({_dims_text(a_shape)} and "
+                           f"{_dims_text(b_shape)})")
+    if a_dtype is not b_dtype:
+        raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {_c_type_name(a_dtype)} != "
+                           f"{_c_type_name(b_dtype)}")
+
+
+def _check_mv(mat_shape: tuple, vec_size: int, mat_dtype, vec_dtype) -> None:
+    if mat_shape[1] != vec_size:
+        raise RuntimeError(f"size mismatch, got input ({mat_shape[0]}), mat ({_dims_text(mat_shape)}), "
+                           f"vec ({vec_size})")
+    if mat_dtype is not vec_dtype:
+        vec, mat = _scalar_type_name(vec_dtype), _scalar_type_name(mat_dtype)
+        raise RuntimeError(f"addmv input tensors must have the same dtype, but got {vec}, {mat}, and {vec}")
+
+
+def _check_bmm(a_shape: tuple, b_shape: tuple, a_dtype, b_dtype) -> None:
+    if b_shape[:2] != (a_shape[0], a_shape[2]):
+        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: [{a_shape[0]}, "
+                           f"{a_shape[2]}] but got: [{b_shape[0]}, {b_shape[1]}].")
+    _check_same_scalar_type(a_dtype, b_dtype)
+
+
+def _check_same_scalar_type(expected: dtypes.dtype, found: dtypes.dtype) -> None:
+    if expected is not found:
+        raise RuntimeError(f"expected scalar type {_scalar_type_name(expected)} but found {_scalar_type_name(found)}")
+
+
+def _require_tensor(name: str, position: int, value, function: str) -> None:
+    if not isinstance(value, Tensor):
+        raise TypeError(f"{function}(): argument '{name}' (position {position}) must be Tensor, not "
+                        f"{type(value).__name__}")
 
 
 def matmul(input: Tensor, other: Tensor) -> Tensor:
-    """PyTorch's matmul: dot, matrix-vector, matrix-matrix, and broadcast batched products."""
-    if not isinstance(input, Tensor) or not isinstance(other, Tensor):
-        raise TypeError(f"matmul(): argument 'other' (position 2) must be Tensor, not {type(other).__name__}")
+    """PyTorch's matmul: dot, matrix-vector, matrix-matrix, a batch folded into rows when only the first
+    operand has one, and broadcast batched products otherwise; each with that path's checks and messages."""
+    _require_tensor("input", 1, input, "matmul")
+    _require_tensor("other", 2, other, "matmul")
     a, b = input.ndim, other.ndim
     if a == 0 or b == 0:
         raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are {a}D and {b}D")
     if a == 1 and b == 1:
         return dot(input, other)
-    _same_dtype(input, other)
-    if a == 2 and b == 2:
-        return mm(input, other)
     if a == 2 and b == 1:
         return mv(input, other)
+    if a == 2 and b == 2:
+        return mm(input, other)
     if a == 1 and b == 2:
-        kind = "vm"
-        if input._shape[0] != other._shape[0]:
-            raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied (1x{input._shape[0]} and "
-                               f"{_dims_text(other)})")
+        _check_mm((1, input._shape[0]), other._shape, input.dtype, other.dtype)
+        return dispatch.apply(linalg_ops.MATMUL["vm"], (input, other))
+    if b <= 2:
+        rows = (int(np.prod(input._shape[:-1])), input._shape[-1])
+        if b == 1:
+            _check_mv(rows, other._shape[0], input.dtype, other.dtype)
+        else:
+            _check_mm(rows, other._shape, input.dtype, other.dtype)
     else:
-        kind = "bmm" if a == 3 and b == 3 and input._shape[0] == other._shape[0] else "batched"
-        inner_a = input._shape[-1]
-        inner_b = other._shape[-2] if b > 1 else other._shape[0]
-        if inner_a != inner_b:
-            left = _dims_text(input) if a <= 2 else f"{input.numel() // inner_a // (input._shape[-2])}" \
-                f"x{input._shape[-2]}x{inner_a}"
-            raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
-                               f"[{input.numel() // inner_a // input._shape[-2] if a > 2 else 1}, {inner_a}] "
-                               f"but got: [{other._shape[0] if b > 2 else 1}, {inner_b}]." if a > 2 and b > 2
-                               else f"mat1 and mat2 shapes cannot be multiplied ({left} and {_dims_text(other)})")
-        _check_batch_broadcast(input, other)
-    return dispatch.apply(linalg_ops.MATMUL[kind], (input, other))
+        _check_batched(input, other)
+    return dispatch.apply(linalg_ops.MATMUL["batched"], (input, other))
 
 
-def _check_batch_broadcast(a: Tensor, b: Tensor) -> None:
-    batch_a, batch_b = a._shape[:-2], b._shape[:-2] if b.ndim > 1 else ()
-    for x, y in zip(reversed(batch_a), reversed(batch_b)):
-        if x != y and x != 1 and y != 1:
-            raise RuntimeError(f"The size of tensor a ({x}) must match the size of tensor b ({y}) at non-singleton "
-                               f"dimension {len(batch_a) - 1 - list(reversed(batch_a)).index(x)}")
+def _check_batched(input: Tensor, other: Tensor) -> None:
+    """The checks of the broadcast batched path: batch dims broadcast, then bmm over their product."""
+    left = input._shape if input.ndim > 1 else (1, input._shape[0])
+    right = other._shape if other.ndim > 1 else (other._shape[0], 1)
+    batch = pointwise.broadcast_shapes(left[:-2], right[:-2])
+    count = int(np.prod(batch))
+    _check_bmm((count, *left[-2:]), (count, *right[-2:]), input.dtype, other.dtype)
 
 
 def mm(input: Tensor, mat2: Tensor) -> Tensor:
@@ -471,9 +620,7 @@ def mm(input: Tensor, mat2: Tensor) -> Tensor:
         raise RuntimeError("self must be a matrix")
     if mat2.ndim != 2:
         raise RuntimeError("mat2 must be a matrix")
-    if input._shape[1] != mat2._shape[0]:
-        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({_dims_text(input)} and {_dims_text(mat2)})")
-    _same_dtype(input, mat2, "mat1", "mat2")
+    _check_mm(input._shape, mat2._shape, input.dtype, mat2.dtype)
     return dispatch.apply(linalg_ops.MATMUL["mm"], (input, mat2))
 
 
@@ -482,20 +629,14 @@ def bmm(input: Tensor, mat2: Tensor) -> Tensor:
         raise RuntimeError("batch1 must be a 3D tensor")
     if mat2.ndim != 3:
         raise RuntimeError("batch2 must be a 3D tensor")
-    if input._shape[0] != mat2._shape[0] or input._shape[2] != mat2._shape[1]:
-        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: [{input._shape[0]}, "
-                           f"{input._shape[2]}] but got: [{mat2._shape[0]}, {mat2._shape[1]}].")
-    _same_dtype(input, mat2, "batch1", "batch2")
+    _check_bmm(input._shape, mat2._shape, input.dtype, mat2.dtype)
     return dispatch.apply(linalg_ops.MATMUL["bmm"], (input, mat2))
 
 
 def mv(input: Tensor, vec: Tensor) -> Tensor:
     if input.ndim != 2 or vec.ndim != 1:
         raise RuntimeError(f"vector + matrix @ vector expected, got 1, {input.ndim}, {vec.ndim}")
-    if input._shape[1] != vec._shape[0]:
-        raise RuntimeError(f"size mismatch, got input ({input._shape[0]}), mat ({_dims_text(input)}), "
-                           f"vec ({vec._shape[0]})")
-    _same_dtype(input, vec, "mat", "vec")
+    _check_mv(input._shape, vec._shape[0], input.dtype, vec.dtype)
     return dispatch.apply(linalg_ops.MATMUL["mv"], (input, vec))
 
 
@@ -513,6 +654,9 @@ def dot(input: Tensor, other: Tensor) -> Tensor:
 
 
 def outer(input: Tensor, vec2: Tensor) -> Tensor:
+    for name, t in (("self", input), ("vec2", vec2)):
+        if t.ndim != 1:
+            raise RuntimeError(f"outer: Expected 1-D argument {name}, but got {t.ndim}-D")
     return dispatch.apply(linalg_ops.OUTER, (input, vec2))
 
 
@@ -522,13 +666,89 @@ ger = outer
 def einsum(equation: str, *operands) -> Tensor:
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
+    operands = _einsum_operands(equation.replace(" ", ""), operands)
     return dispatch.apply(linalg_ops.EINSUM, operands, _static(equation=equation))
 
 
+def _einsum_operands(equation: str, operands: tuple) -> tuple:
+    """PyTorch's checks of an einsum call, and its operands with size-1 dims expanded where a subscript
+    broadcasts (PyTorch broadcasts them; XLA requires equal sizes)."""
+    inputs, _, output = equation.partition("->")
+    terms = inputs.split(",")
+    if len(terms) > len(operands):
+        raise RuntimeError("einsum(): fewer operands were provided than specified in the equation")
+    if len(terms) < len(operands):
+        raise RuntimeError("einsum(): more operands were provided than specified in the equation")
+    sizes: dict = {}
+    for i, (term, t) in enumerate(zip(terms, operands)):
+        labels = term.replace("...", "")
+        if "..." not in term and len(labels) != t.ndim:
+            raise RuntimeError(f"einsum(): the number of subscripts in the equation ({len(labels)}) does not match "
+                               f"the number of dimensions ({t.ndim}) for operand {i} and no ellipsis was given")
+        if len(labels) > t.ndim:
+            raise RuntimeError(f"einsum(): the number of subscripts in the equation ({len(labels)}) is more than "
+                               f"the number of dimensions ({t.ndim}) for operand {i}")
+        for label, size in _einsum_label_sizes(term, t._shape):
+            seen = sizes.setdefault(label, size)
+            if size != seen and 1 not in (size, seen):
+                raise RuntimeError(f"einsum(): subscript {label} has size {size} for operand {i} which does not "
+                                   f"broadcast with previously seen size {seen}")
+            sizes[label] = builtins.max(size, seen) if 1 in (size, seen) else size
+    for position, label in enumerate(output.replace("...", "")):
+        if label not in sizes:
+            raise RuntimeError(f"einsum(): output subscript {label} does not appear in the equation for any input "
+                               "operand")
+        if label in output[position + 1:]:
+            raise RuntimeError(f"einsum(): output subscript {label} appears more than once in the output")
+    for t in operands[1:]:
+        _check_same_scalar_type(operands[0].dtype, t.dtype)
+    return tuple(_expand_labels(term, t, sizes) for term, t in zip(terms, operands))
+
+
+def _einsum_label_sizes(term: str, shape: tuple) -> list:
+    """(label, size) for each subscript of one operand; an ellipsis stands for the dims no label names."""
+    head, _, tail = term.partition("...")
+    return list(zip(head, shape[:len(head)])) + list(zip(tail, shape[len(shape) - len(tail):] if tail else ()))
+
+
+def _expand_labels(term: str, t: Tensor, sizes: dict) -> Tensor:
+    head, _, tail = term.partition("...")
+    target = list(t._shape)
+    for label, dim in list(zip(head, range(len(head)))) + list(zip(tail, range(t.ndim - len(tail), t.ndim))):
+        target[dim] = sizes[label]
+    return t if tuple(target) == t._shape else t.expand(*target)
+
+
 def tensordot(a: Tensor, b: Tensor, dims=2) -> Tensor:
-    if isinstance(dims, (list, tuple)):
-        dims = tuple(tuple(d) if isinstance(d, (list, tuple)) else (d,) for d in dims)
-    return dispatch.apply(linalg_ops.TENSORDOT, (a, b), _static(axes=dims))
+    dims_a, dims_b = _tensordot_dims(a, b, dims)
+    if len(dims_a) != len(dims_b):
+        raise RuntimeError("both dimension lists should have same length")
+    if a.dtype is not b.dtype:
+        raise RuntimeError("both inputs should have same dtype")
+    for da, db in zip(dims_a, dims_b):
+        size_a, size_b = a._shape[wrap_dim(da, a.ndim)], b._shape[wrap_dim(db, b.ndim)]
+        if size_a != size_b and 1 not in (size_a, size_b):
+            raise RuntimeError(f"contracted dimensions need to match, but first has size {size_a} in dim {da} and "
+                               f"second has size {size_b} in dim {db}")
+        # A contracted dim of size 1 against a longer one: PyTorch sums the longer one out first.
+        if size_a == 1 and size_b != 1:
+            b = sum(b, db, keepdim=True)
+        elif size_b == 1 and size_a != 1:
+            a = sum(a, da, keepdim=True)
+    axes = (tuple(wrap_dim(d, a.ndim) for d in dims_a), tuple(wrap_dim(d, b.ndim) for d in dims_b))
+    return dispatch.apply(linalg_ops.TENSORDOT, (a, b), _static(axes=axes))
+
+
+def _tensordot_dims(a: Tensor, b: Tensor, dims) -> tuple:
+    if isinstance(dims, Tensor):
+        dims = dims.tolist()
+    if isinstance(dims, int):
+        if dims < 0:
+            raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")
+        if dims > builtins.min(a.ndim, b.ndim):
+            raise RuntimeError(f"tensordot expects dims < ndim_a or ndim_b, but got dims={dims}")
+        return tuple(range(-dims, 0)), tuple(range(dims))
+    return tuple(tuple(d) if isinstance(d, (list, tuple)) else (d,) for d in dims)
 
 
 def addmm(input: Tensor, mat1: Tensor, mat2: Tensor, *, beta=1, alpha=1) -> Tensor:
@@ -548,7 +768,13 @@ def contiguous(input: Tensor, memory_format=None) -> Tensor:
 def to_dtype(input: Tensor, dtype: dtypes.dtype) -> Tensor:
     if input.dtype is dtype:
         return input
+    _warn_if_discarding_imaginary(input.dtype, dtype)
     return dispatch.apply(shape_ops.TO_DTYPE, (input,), _static(dtype=dtype.jax))
+
+
+def _warn_if_discarding_imaginary(source: dtypes.dtype, target: dtypes.dtype) -> None:
+    if source.is_complex and not target.is_complex:
+        warnings.warn("Casting complex values to real discards the imaginary part", UserWarning, stacklevel=3)
 
 
 def view_as_dtype(input: Tensor, dtype: dtypes.dtype) -> Tensor:
@@ -561,6 +787,7 @@ def copy_(dst: Tensor, src, non_blocking: bool = False) -> Tensor:
     if not isinstance(src, Tensor):
         raise TypeError(f"copy_(): argument 'src' (position 1) must be Tensor, not {type(src).__name__}")
     _check_broadcastable_to(src._shape, dst._shape)
+    _warn_if_discarding_imaginary(src.dtype, dst.dtype)
     if src.device != dst.device:
         from . import factories
 
@@ -610,7 +837,7 @@ def _common_dtype_tensors(tensors: Sequence[Tensor]) -> list:
 def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
     tensors = list(tensors)
     if not tensors:
-        raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
+        raise ValueError("torch.cat(): expected a non-empty list of Tensors")
     for i, t in enumerate(tensors):
         if not isinstance(t, Tensor):
             raise TypeError(f"expected Tensor as element {i} in argument 0, but got {type(t).__name__}")
@@ -744,8 +971,8 @@ def triu_(input: Tensor, diagonal: int = 0) -> Tensor:
 
 
 def sort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool = False):
-    values, indices = dispatch.apply(shape_ops.SORT, (input,), _static(
-        dim=wrap_dim(dim, input.ndim) if input.ndim else None, descending=descending))
+    values, indices = dispatch.apply(shape_ops.SORT, (input,), _static(dim=wrap_dim(dim, input.ndim),
+                                                                       descending=descending))
     return make_return("sort", values=values, indices=indices)
 
 
@@ -763,39 +990,42 @@ def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: boo
 
 
 def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False):
-    values, indices = dispatch.apply(shape_ops.KTHVALUE, (input,),
-                                     _static(k=k, dim=wrap_dim(dim, input.ndim), keepdim=keepdim))
+    dim = _one_dim("kthvalue", input, dim)
+    if not 1 <= k <= (input._shape[dim] if input.ndim else 1):
+        raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {dim}")
+    values, indices = dispatch.apply(shape_ops.KTHVALUE, (input,), _static(k=k, dim=dim, keepdim=keepdim))
     return make_return("kthvalue", values=values, indices=indices)
 
 
 # ----- gathering and scattering -------------------------------------------------------------------
 
-def _check_index(index: Tensor, name: str = "index") -> None:
-    if not isinstance(index, Tensor) or index.dtype is not dtypes.int64:
-        kind = _scalar_type_name(index.dtype) if isinstance(index, Tensor) else type(index).__name__
-        raise RuntimeError(f"{name}(): Expected dtype int64 for index" + ("" if kind == "Long" else f", got {kind}")
-                           if name in ("gather", "scatter", "scatter_add") else
-                           f"{name}(): Expected dtype int32/int64 for index")
+def _check_index(name: str, index: Tensor) -> None:
+    if not isinstance(index, Tensor) or index.dtype not in (dtypes.int64, dtypes.int32):
+        raise RuntimeError(f"{name}(): Expected dtype int32/int64 for index")
 
 
-def _index_in_range(index: Tensor, size: int, dim: int, name: str) -> None:
-    if index.numel():
-        values = np.asarray(index._value())
-        bad = values[(values < -size) | (values >= size)] if name == "index_select" else \
-            values[(values < 0) | (values >= size)]
-        if bad.size:
-            if name == "gather":
-                raise RuntimeError(f"index {bad.reshape(-1)[0]} is out of bounds for dimension {dim} with size "
-                                   f"{size}")
-            raise IndexError(f"index out of range in self")
+def _index_values(index: Tensor) -> np.ndarray:
+    """An index tensor's values on the host: checking them is data-dependent, as it is in PyTorch."""
+    return np.asarray(index._value()).reshape(-1)
+
+
+def _check_index_bounds(index: Tensor, dim: int, size: int) -> None:
+    values = _index_values(index)
+    bad = values[(values < 0) | (values >= size)]
+    if bad.size:
+        raise RuntimeError(f"index {bad[0]} is out of bounds for dimension {dim} with size {size}")
 
 
 def gather(input: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False) -> Tensor:
-    _check_index(index, "gather")
+    _check_index("gather", index)
     dim = wrap_dim(dim, input.ndim)
     if index.ndim != input.ndim:
         raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
-    _index_in_range(index, input._shape[dim], dim, "gather")
+    for d, (wanted, have) in enumerate(zip(index._shape, input._shape)):
+        if d != dim and wanted > have:
+            raise RuntimeError(f"Size does not match at dimension {d} expected index {list(index._shape)} to be no "
+                               f"larger than self {list(input._shape)} apart from dimension {dim}")
+    _check_index_bounds(index, dim, input._shape[dim] if input.ndim else 1)
     return dispatch.apply(shape_ops.GATHER, (input, index), _static(dim=dim))
 
 
@@ -807,10 +1037,28 @@ def scatter_(input: Tensor, dim: int, index: Tensor, src=None, *, value=None, re
     return _scatter(input, dim, index, src if src is not None else value, reduce, inplace=True)
 
 
-def _scatter(input, dim, index, src, reduce, inplace):
-    _check_index(index, "scatter")
+def _check_scatter(input: Tensor, dim: int, index: Tensor, src) -> int:
+    """PyTorch's checks for scatter and scatter_add, in its order; the wrapped dim."""
+    _check_index("scatter", index)
+    if isinstance(src, Tensor) and src.dtype is not input.dtype:
+        raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
     dim = wrap_dim(dim, input.ndim)
-    _index_in_range(index, input._shape[dim], dim, "scatter")
+    for name, other in (("self", input), ("src", src)):
+        if isinstance(other, Tensor) and index.ndim != other.ndim:
+            raise RuntimeError(f"Index tensor must have the same number of dimensions as {name} tensor")
+    too_large = builtins.any(i > s for d, (i, s) in enumerate(zip(index._shape, input._shape)) if d != dim)
+    if isinstance(src, Tensor):
+        too_large = too_large or builtins.any(i > s for i, s in zip(index._shape, src._shape))
+    if too_large:
+        raise RuntimeError(f"Expected index {list(index._shape)} to be no larger than self {list(input._shape)} "
+                           f"apart from dimension {dim}" + (f" and to be no larger size than src {list(src._shape)}"
+                                                            if isinstance(src, Tensor) else ""))
+    _check_index_bounds(index, dim, input._shape[dim] if input.ndim else 1)
+    return dim
+
+
+def _scatter(input, dim, index, src, reduce, inplace):
+    dim = _check_scatter(input, dim, index, src)
     if reduce is not None:
         op, static = shape_ops.SCATTER_REDUCE, _static(dim=dim, reduce={"add": "sum", "multiply": "prod"}[reduce])
     else:
@@ -829,13 +1077,12 @@ def _scalar_tensor(value, like: Tensor) -> Tensor:
 
 
 def scatter_add(input: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
-    _check_index(index, "scatter_add")
-    dim = wrap_dim(dim, input.ndim)
+    dim = _check_scatter(input, dim, index, src)
     return dispatch.apply(shape_ops.SCATTER_ADD, (input, index, src), _static(dim=dim))
 
 
 def scatter_add_(input: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
-    dim = wrap_dim(dim, input.ndim)
+    dim = _check_scatter(input, dim, index, src)
     return dispatch.apply_inplace(shape_ops.SCATTER_ADD, input, (index, src), _static(dim=dim))
 
 
@@ -849,10 +1096,23 @@ def index_select(input: Tensor, dim: int, index: Tensor) -> Tensor:
     if index.ndim > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")
     if index.dtype not in (dtypes.int64, dtypes.int32):
-        raise IndexError("index_select(): Expected dtype int32/int64 for index")
+        raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
     dim = wrap_dim(dim, input.ndim)
-    _index_in_range(index, input._shape[dim] if input.ndim else 1, dim, "index_select")
+    if input.ndim == 0 and index.numel() != 1:
+        raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got {index.numel()} value(s)")
+    _check_select_bounds(index, dim, input._shape[dim] if input.ndim else 1)
     return dispatch.apply(shape_ops.INDEX_SELECT, (input, index.reshape(-1)), _static(dim=dim))
+
+
+def _check_select_bounds(index: Tensor, dim: int, size: int) -> None:
+    """Negative indices are out of range too. PyTorch's CPU kernel words the error by path: dim 0 as below,
+    other dims (mostly) as an out-of-DATA-bounds RuntimeError."""
+    values = _index_values(index)
+    bad = values[(values < 0) | (values >= size)]
+    if bad.size and dim == 0:
+        raise IndexError("index out of range in self")
+    if bad.size:
+        raise RuntimeError(f"INDICES element is out of DATA bounds, id={bad[0]} axis_dim={size}")
 
 
 def index_add(input: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha=1) -> Tensor:
@@ -884,7 +1144,10 @@ def index_fill_(input: Tensor, dim: int, index: Tensor, value) -> Tensor:
 
 
 def take(input: Tensor, index: Tensor) -> Tensor:
-    _index_in_range(index, input.numel(), 0, "index_select")
+    values, size = _index_values(index), input.numel()
+    bad = values[(values < -size) | (values >= size)]
+    if bad.size:
+        raise IndexError(f"out of range: tried to access index {bad[0]} on a tensor of {size} elements.")
     return dispatch.apply(shape_ops.TAKE, (input, index))
 
 
@@ -914,8 +1177,9 @@ def masked_fill_(input: Tensor, mask: Tensor, value) -> Tensor:
 
 
 def masked_select(input: Tensor, mask: Tensor) -> Tensor:
-    _check_mask(mask, "masked_select")
-    shape = np.broadcast_shapes(tuple(input._shape), tuple(mask._shape))
+    if mask.dtype is not dtypes.bool:
+        raise RuntimeError("masked_select: expected BoolTensor for mask")
+    shape = pointwise.broadcast_shapes(mask._shape, input._shape)
     from .indexing import getitem
 
     return getitem(input.expand(shape), mask.expand(shape))
@@ -933,7 +1197,8 @@ def nonzero(input: Tensor, *, as_tuple: bool = False):
                        np.asarray(input._value()).reshape(1))
     if as_tuple:
         return tuple(factories.tensor(np.asarray(i, np.int64), device=input.device) for i in found)
-    stacked = np.stack(found, axis=1) if found else np.zeros((0, 0), np.int64)
+    # A 0-dim input has no dims to report: one empty row per nonzero element.
+    stacked = np.stack(found, axis=1) if input.ndim else np.zeros((found[0].size, 0), np.int64)
     return factories.tensor(stacked.astype(np.int64), device=input.device)
 
 

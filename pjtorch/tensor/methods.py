@@ -1,6 +1,9 @@
 """Binds the functional API onto Tensor as methods and operators, in one table-driven place."""
 from __future__ import annotations
 
+import jax.numpy as jnp
+import numpy as np
+
 from . import dtypes, factories, functions, indexing, random, views
 from .functions import BINARY_FUNCTIONS, UNARY_FUNCTIONS, as_operand
 from .tensor import Tensor
@@ -140,11 +143,22 @@ def _random_fill(kind):
     return method
 
 
-def _random_(self, low=0, high=None, *, generator=None):
-    if high is None:
+def _random_(self, low=None, high=None, *, generator=None):
+    """random_() spans the dtype (integers up to its max, floats up to 2**mantissa bits); random_(to); random_(from, to)."""
+    if low is None:
+        low, high = 0, _random_range_end(self.dtype)
+    elif high is None:
         low, high = 0, low
     drawn = random.randint(low, high, self.shape, dtype=self.dtype, device=self.device, generator=generator)
     return self.copy_(drawn)
+
+
+def _random_range_end(dtype) -> int:
+    if dtype is dtypes.bool:
+        return 2
+    if dtype.category == dtypes.INTEGER:
+        return int(np.iinfo(dtype.jax).max)
+    return 2 ** (jnp.finfo(dtype.jax).nmant + 1) + 1
 
 
 def _bernoulli_(self, p=0.5, *, generator=None):
@@ -199,18 +213,46 @@ _OPERATORS = (
     ("__gt__", BINARY_FUNCTIONS["gt"], None, None, None),
     ("__ge__", BINARY_FUNCTIONS["ge"], None, None, None),
 )
+# PyTorch's reflected forms of commutative operators keep the tensor first (`2 * x` is `x.mul(2)`),
+# which decides the order of next_functions.
+_COMMUTATIVE = {"__radd__", "__rmul__", "__rand__", "__ror__", "__rxor__"}
 for _dunder, _fn, _reflected_name, _inplace_name, _method_name in _OPERATORS:
     setattr(Tensor, _dunder, _forward(_fn))
     if _reflected_name:
-        setattr(Tensor, _reflected_name, _reflected(_fn))
+        setattr(Tensor, _reflected_name, (_forward if _reflected_name in _COMMUTATIVE else _reflected)(_fn))
     if _inplace_name:
         setattr(Tensor, _inplace_name, _inplace_operator(getattr(Tensor, _method_name)))
 
 Tensor.__rsub__ = _forward(functions.rsub)
-Tensor.__matmul__ = _forward(functions.matmul)
-Tensor.__rmatmul__ = _reflected(functions.matmul)
+# `2 / x` is `x.reciprocal() * 2` in PyTorch (MulBackward0, saving reciprocal's result).
+Tensor.__rtruediv__ = _forward(lambda self, other: BINARY_FUNCTIONS["mul"](UNARY_FUNCTIONS["reciprocal"](self), other))
+def _matmul_operator(fn):
+    """`@` takes tensors only: anything else is Python's own TypeError (unsupported operand type(s) for @)."""
+    def method(self, other):
+        return fn(self, other) if isinstance(other, Tensor) else NotImplemented
+
+    return method
+
+
+Tensor.__matmul__ = _matmul_operator(functions.matmul)
+Tensor.__rmatmul__ = _matmul_operator(lambda self, other: functions.matmul(other, self))
 Tensor.__imatmul__ = lambda self, other: self.copy_(functions.matmul(self, other))
 Tensor.__neg__ = lambda self: UNARY_FUNCTIONS["neg"](self)
-Tensor.__pos__ = lambda self: self
 Tensor.__abs__ = lambda self: UNARY_FUNCTIONS["abs"](self)
-Tensor.__invert__ = lambda self: UNARY_FUNCTIONS["bitwise_not"](self)
+
+
+def _positive(self):
+    """`+t` is `t` itself (PyTorch's aliases it), except that bool tensors refuse it."""
+    if self.dtype is dtypes.bool:
+        raise RuntimeError("The `+` operator, on a bool tensor is not supported.")
+    return self
+
+
+def _invert(self):
+    if self.dtype.category > dtypes.INTEGER:
+        raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type tensors")
+    return UNARY_FUNCTIONS["bitwise_not"](self)
+
+
+Tensor.__pos__ = _positive
+Tensor.__invert__ = _invert

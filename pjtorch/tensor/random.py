@@ -7,6 +7,7 @@ same seed always gives the same values. PyTorch's exact streams are not reproduc
 from __future__ import annotations
 
 import functools
+import math
 import threading
 
 import jax
@@ -16,7 +17,7 @@ import numpy as np
 from . import dtypes
 from .device import normalize, to_jax
 from .tensor import Tensor
-from .views import shape_args
+from .factories import check_grad_dtype, like, new_shape
 
 _DEFAULT_SEED = 67280421310721
 
@@ -32,7 +33,7 @@ class Generator:
     def manual_seed(self, seed: int) -> "Generator":
         seed = int(seed)
         if not -0x8000_0000_0000_0000 <= seed <= 0xFFFF_FFFF_FFFF_FFFF:
-            raise RuntimeError(f"Overflow when unpacking long long")
+            raise ValueError("Overflow when unpacking long long")
         self._seed = seed % (1 << 64)
         self._counter = 0
         return self
@@ -87,40 +88,71 @@ def set_rng_state(state: Tensor) -> None:
 
 
 @functools.lru_cache(maxsize=None)
-def _sampler(kind: str, shape: tuple, dtype, params: tuple, jax_device):
-    def draw(seed_words, counter):
+def _sampler(kind: str, shape: tuple, dtype, jax_device):
+    """One compiled draw per (distribution, shape, dtype, device); bounds, mean and std are runtime arguments."""
+    def draw(seed_words, counter, *params):
         key = jax.random.fold_in(jax.random.wrap_key_data(seed_words, impl="threefry2x32"), counter)
         return _SAMPLERS[kind](key, shape, dtype, *params)
 
-    return jax.jit(draw, device=jax_device)
+    return jax.jit(draw, out_shardings=jax.sharding.SingleDeviceSharding(jax_device))
 
 
-def _uniform(key, shape, dtype, low=0.0, high=1.0):
+def _uniform(key, shape, dtype, low, high):
+    """Complex draws take their real and imaginary parts uniformly, as PyTorch's do."""
+    if jnp.issubdtype(dtype, jnp.complexfloating):
+        parts = jax.random.uniform(key, shape + (2,), jnp.finfo(dtype).dtype, low, high)
+        return jax.lax.complex(parts[..., 0], parts[..., 1]).astype(dtype)
     return jax.random.uniform(key, shape, jnp.float32 if dtype == jnp.bfloat16 else dtype, low, high).astype(dtype)
 
 
-def _normal(key, shape, dtype, mean=0.0, std=1.0):
+def _normal(key, shape, dtype, mean, std):
     sample = jax.random.normal(key, shape, jnp.float32 if dtype in (jnp.bfloat16, jnp.float16) else dtype)
     return (sample * std + mean).astype(dtype)
 
 
 def _integers(key, shape, dtype, low, high):
-    return jax.random.randint(key, shape, low, high, dtype=jnp.int64).astype(dtype)
+    """`low + random64 % (high - low)`, as PyTorch draws them (and ~2x cheaper to compile than jax's randint)."""
+    span = (high - low).astype(jnp.uint64)
+    return (low + (jax.random.bits(key, shape, jnp.uint64) % span).astype(jnp.int64)).astype(dtype)
 
 
-def _permutation(key, shape, dtype, n):
-    return jax.random.permutation(key, n).astype(dtype)
+def _permutation(key, shape, dtype):
+    return jax.random.permutation(key, shape[0]).astype(dtype)
+
+
+# Draws that are elementwise come from a flat block of a power-of-two size cut to shape: compiling
+# the generator costs ~0.5 s, so it compiles once per size bucket while the cut compiles per shape cheaply.
+_ELEMENTWISE = {"uniform", "normal", "integers"}
+
+
+def _bucket(numel: int) -> int:
+    """Powers of two from 4096 up: every small draw shares one compiled generator."""
+    return max(4096, 1 << max(0, numel - 1).bit_length())
+
+
+@functools.lru_cache(maxsize=None)
+def _prefix(numel: int, shape: tuple):
+    return jax.jit(lambda flat: flat[:numel].reshape(shape))
 
 
 _SAMPLERS = {"uniform": _uniform, "normal": _normal, "integers": _integers, "permutation": _permutation}
+_DEFAULT_PARAMS = {"uniform": (0.0, 1.0), "normal": (0.0, 1.0), "integers": (), "permutation": ()}
 
 
 def sample(kind: str, shape: tuple, dtype: dtypes.dtype, device, generator: Generator | None,
            params: tuple = (), requires_grad: bool = False) -> Tensor:
+    check_grad_dtype(dtype, requires_grad)
     target = normalize(device)
     generator = generator or default_generator
     seed_words, counter = generator._next()
-    array = _sampler(kind, tuple(shape), dtype.jax, params, to_jax(target))(seed_words, counter)
+    params = tuple(np.asarray(p) for p in tuple(params) + _DEFAULT_PARAMS[kind][len(params):])
+    shape = tuple(shape)
+    if kind in _ELEMENTWISE:
+        numel = math.prod(shape)
+        flat = _sampler(kind, (_bucket(numel),), dtype.jax, to_jax(target))(seed_words, counter, *params)
+        array = _prefix(numel, shape)(flat)
+    else:
+        array = _sampler(kind, shape, dtype.jax, to_jax(target))(seed_words, counter, *params)
     t = Tensor._wrap(array, target)
     return t.requires_grad_(True) if requires_grad else t
 
@@ -128,19 +160,20 @@ def sample(kind: str, shape: tuple, dtype: dtypes.dtype, device, generator: Gene
 def _float_dtype(dtype, name: str) -> dtypes.dtype:
     dtype = dtype or dtypes.get_default_dtype()
     if dtype.category < dtypes.FLOATING:
-        raise RuntimeError(f"\"{name}\" not implemented for '{dtypes.LEGACY_NAMES[dtype].replace('Tensor', '')}'")
+        scalar_type = dtypes.LEGACY_NAMES[dtype].removesuffix("Tensor")
+        raise NotImplementedError(f"\"{name}\" not implemented for '{scalar_type}'")
     return dtype
 
 
 def rand(*size, generator=None, dtype=None, device=None, requires_grad: bool = False, out=None,
          layout=None, pin_memory: bool = False) -> Tensor:
-    return sample("uniform", shape_args(size), _float_dtype(dtype, "check_uniform_bounds"), device, generator,
+    return sample("uniform", new_shape(size), _float_dtype(dtype, "check_uniform_bounds"), device, generator,
                   requires_grad=requires_grad)
 
 
 def randn(*size, generator=None, dtype=None, device=None, requires_grad: bool = False, out=None,
           layout=None, pin_memory: bool = False) -> Tensor:
-    return sample("normal", shape_args(size), _float_dtype(dtype, "normal_kernel_cpu"), device, generator,
+    return sample("normal", new_shape(size), _float_dtype(dtype, "normal_kernel_cpu"), device, generator,
                   requires_grad=requires_grad)
 
 
@@ -156,27 +189,29 @@ def randint(*args, size=None, generator=None, dtype=None, device=None, requires_
         low = positional.pop() if positional else 0
     if low >= high:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
-    return sample("integers", shape_args((size,)), dtype or dtypes.int64, device, generator, (int(low), int(high)))
+    return sample("integers", new_shape((size,)), dtype or dtypes.int64, device, generator, (int(low), int(high)),
+                  requires_grad)
 
 
 def randperm(n: int, *, generator=None, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
-    if n < 0:
-        raise RuntimeError(f"n must be non-negative, got{n}")
-    return sample("permutation", (n,), dtype or dtypes.int64, device, generator, (int(n),))
+    return sample("permutation", new_shape((n,)), dtype or dtypes.int64, device, generator, (), requires_grad)
 
 
 def rand_like(input: Tensor, *, dtype=None, device=None, requires_grad: bool = False, memory_format=None) -> Tensor:
-    return rand(input.shape, dtype=dtype or input.dtype, device=device or input.device, requires_grad=requires_grad)
+    dtype, device = dtype or input.dtype, device or input.device
+    return like(input, lambda shape: rand(shape, dtype=dtype, device=device), requires_grad)
 
 
 def randn_like(input: Tensor, *, dtype=None, device=None, requires_grad: bool = False, memory_format=None) -> Tensor:
-    return randn(input.shape, dtype=dtype or input.dtype, device=device or input.device, requires_grad=requires_grad)
+    dtype, device = dtype or input.dtype, device or input.device
+    return like(input, lambda shape: randn(shape, dtype=dtype, device=device), requires_grad)
 
 
 def randint_like(input: Tensor, low=0, high=None, *, dtype=None, device=None) -> Tensor:
     if high is None:
         low, high = 0, low
-    return randint(low, high, input.shape, dtype=dtype or input.dtype, device=device or input.device)
+    dtype, device = dtype or input.dtype, device or input.device
+    return like(input, lambda shape: randint(low, high, shape, dtype=dtype, device=device))
 
 
 def normal(mean=0.0, std=1.0, size=None, *, generator=None, dtype=None, device=None,
@@ -188,7 +223,7 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, dtype=None, device=N
         return noise * std + mean
     if std < 0:
         raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
-    return sample("normal", shape_args((size,)), _float_dtype(dtype, "normal_kernel_cpu"), device, generator,
+    return sample("normal", new_shape((size,)), _float_dtype(dtype, "normal_kernel_cpu"), device, generator,
                   (float(mean), float(std)), requires_grad)
 
 

@@ -38,6 +38,9 @@ class Storage:
     def replace(self, array) -> None:
         """Sets a new value (an in-place op's result) and counts the mutation."""
         self.version += 1
+        self._write(array)
+
+    def _write(self, array) -> None:
         if self._host is not None:
             self._host[...] = np.asarray(array).reshape(self._host.shape)
         else:
@@ -54,6 +57,49 @@ class Storage:
     def numel(self) -> int:
         return self._host.size if self._host is not None else self._array.size
 
+    @property
+    def shape(self) -> tuple:
+        """The shape the value is held in (a base tensor's shape, or a flat span shared with NumPy)."""
+        return self._host.shape if self._host is not None else self._array.shape
+
+    def untracked(self) -> "Storage":
+        """The same memory under a fresh version counter: `.data`, whose in-place changes autograd does not see."""
+        return _Untracked(self)
+
     def block_until_ready(self) -> None:
         if self._array is not None and isinstance(self._array, jax.Array):
             self._array.block_until_ready()
+
+
+class _Untracked(Storage):
+    """Shares its owner's memory (reads and writes go to it) but counts its own mutations."""
+
+    __slots__ = ("_owner",)
+
+    def __init__(self, owner: Storage) -> None:
+        super().__init__(None, owner.device, owner.dtype)
+        self._owner = owner
+
+    @property
+    def array(self):
+        return self._owner.array
+
+    def _write(self, array) -> None:
+        self._owner._write(array)
+
+    def host(self) -> np.ndarray:
+        return self._owner.host()
+
+    @property
+    def numel(self) -> int:
+        return self._owner.numel
+
+    @property
+    def shape(self) -> tuple:
+        return self._owner.shape
+
+    def untracked(self) -> Storage:
+        return _Untracked(self._owner)
+
+    def block_until_ready(self) -> None:
+        self._owner.block_until_ready()

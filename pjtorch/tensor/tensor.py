@@ -65,7 +65,7 @@ class Tensor:
         t._shape = Size(shape)
         t._stride = tuple(stride)
         t._offset = offset
-        t._whole = (offset == 0 and tuple(shape) == _storage_shape(storage)
+        t._whole = (offset == 0 and tuple(shape) == storage.shape
                     and tuple(stride) == strided.contiguous_strides(shape))
         return t
 
@@ -77,16 +77,20 @@ class Tensor:
         """The current value as a jax.Array of this tensor's shape."""
         if self._whole:
             return self._storage.array
-        return strided.compiled_read(self._shape, self._stride, self._offset)(self._storage.array)
+        return strided.compiled_read(self._shape, self._stride)(self._storage.array, self._offset)
 
     def _assign(self, value) -> None:
         """Writes `value` (this tensor's shape and dtype, or broadcastable) through the layout."""
         storage = self._storage
+        if not _broadcasts_to(value.shape, self._shape):
+            raise RuntimeError(f"output with shape {_dims(self._shape)} doesn't match the broadcast shape "
+                               f"{_dims(_broadcast_or_first(value.shape, self._shape))}")
         if self._whole and value.shape == tuple(self._shape):
-            storage.replace(value.astype(storage.dtype.jax))
+            target = storage.dtype.jax
+            storage.replace(value if value.dtype == target else value.astype(target))
         else:
-            write = strided.compiled_write(self._shape, self._stride, self._offset)
-            storage.replace(write(storage.array, value))
+            write = strided.compiled_write(self._shape, self._stride)
+            storage.replace(write(storage.array, value, self._offset))
 
     # ----- metadata -----------------------------------------------------------------------------
     @property
@@ -114,6 +118,10 @@ class Tensor:
     def is_cpu(self) -> bool:
         return self._storage.device.type == "cpu"
 
+    def get_device(self) -> int:
+        """-1 on the CPU, else the accelerator's index."""
+        return -1 if self._storage.device.type == "cpu" else self._storage.device.index
+
     @property
     def ndim(self) -> int:
         return len(self._shape)
@@ -137,6 +145,8 @@ class Tensor:
         return self._offset
 
     def is_contiguous(self, memory_format=None) -> bool:
+        if 0 in self._shape:
+            return True
         expected = 1
         for size, step in zip(reversed(self._shape), reversed(self._stride)):
             if size != 1 and step != expected:
@@ -240,6 +250,10 @@ class Tensor:
             if not self._requires_grad:
                 raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
             return
+        if not self._retains_grad:
+            from ..autograd import hooks
+
+            hooks.retain_grad(self)
         self._retains_grad = True
 
     def register_hook(self, hook):
@@ -266,7 +280,8 @@ class Tensor:
 
     @property
     def data(self) -> "Tensor":
-        return self.detach()
+        """Shares memory but not the version counter: in-place changes through it are invisible to autograd."""
+        return Tensor._from_storage(self._storage.untracked(), self._shape, self._stride, self._offset)
 
     @data.setter
     def data(self, other: "Tensor") -> None:
@@ -307,8 +322,11 @@ class Tensor:
             host[self._offset:] if host.size else host, self._shape, tuple(s * itemsize for s in self._stride))
 
     def __array__(self, dtype=None, copy=None):
-        values = self.numpy(force=True) if not self.requires_grad else np.asarray(self._value())
-        return values.astype(dtype) if dtype is not None else values
+        """`np.asarray(t)`: `t.numpy()` (so sharing memory, and refusing as it does), converted on request."""
+        values = self.numpy()
+        if dtype is not None:
+            return values.astype(dtype, copy=bool(copy))
+        return values.copy() if copy else values
 
     def __len__(self) -> int:
         if not self._shape:
@@ -322,7 +340,7 @@ class Tensor:
 
     def __bool__(self) -> bool:
         if self.numel() != 1:
-            raise RuntimeError(f"Boolean value of Tensor with more than one value is ambiguous")
+            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
         return bool(self.item())
 
     def __float__(self) -> float:
@@ -341,7 +359,7 @@ class Tensor:
 
     def _scalar_for(self, kind: str):
         if self.numel() != 1:
-            raise TypeError(f"only one element tensors can be converted to Python scalars")
+            raise ValueError("only one element tensors can be converted to Python scalars")
         return self.item()
 
     def __format__(self, spec: str) -> str:
@@ -377,10 +395,21 @@ def _device_of(array):
     return next(iter(array.devices())) if isinstance(array, jax.Array) else jax.devices("cpu")[0]
 
 
-def _storage_shape(storage: Storage) -> tuple:
-    if storage._host is not None:
-        return storage._host.shape
-    return storage._array.shape
+def _dims(shape: tuple) -> str:
+    return f"[{', '.join(map(str, shape))}]"
+
+
+def _broadcast_or_first(shape: tuple, other: tuple) -> tuple:
+    try:
+        return np.broadcast_shapes(shape, other)
+    except ValueError:
+        return shape
+
+
+def _broadcasts_to(shape: tuple, target: tuple) -> bool:
+    if shape == target:
+        return True
+    return len(shape) <= len(target) and all(s in (1, t) for s, t in zip(reversed(shape), reversed(target)))
 
 
 def wrap_dim(dim: int, ndim: int) -> int:

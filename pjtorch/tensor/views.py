@@ -7,7 +7,10 @@ view as a strided read of the parent's value, which is what autograd differentia
 from __future__ import annotations
 
 import math
+import warnings
 from typing import Callable, Sequence
+
+import numpy as np
 
 from .. import dispatch
 from ..autograd import grad_mode
@@ -22,7 +25,7 @@ _VIEW_OPS: dict = {}
 def _view_op(grad_name: str) -> Op:
     found = _VIEW_OPS.get(grad_name)
     if found is None:
-        found = _VIEW_OPS[grad_name] = Op("view", strided.read, grad_name=grad_name, saves=SAVES_NOTHING,
+        found = _VIEW_OPS[grad_name] = Op("view", strided.read, grad_name=grad_name, saves=SAVES_NOTHING, hidden_inputs=1,
                                           promote="none")
     return found
 
@@ -34,10 +37,11 @@ def make_view(parent: Tensor, layout_fn: Callable, grad_name: str, *args) -> Ten
     view._base = parent._base if parent._base is not None else parent
     view._view_version = parent._storage.version
     if grad_mode.STATE.enabled and (parent._grad_fn is not None or parent._requires_grad):
-        relative = layout_fn(parent._shape, strided.contiguous_strides(parent._shape), 0, *args)
-        static = (("offset", relative[2]), ("shape", tuple(relative[0])), ("stride", tuple(relative[1])))
-        kernel = _view_op(grad_name).kernel(static)
-        dispatch.record(kernel, (parent,), (parent._value(),), (view,))
+        relative_shape, relative_stride, relative_offset = layout_fn(
+            parent._shape, strided.contiguous_strides(parent._shape), 0, *args)
+        kernel = _view_op(grad_name).kernel((("shape", tuple(relative_shape)), ("stride", tuple(relative_stride))))
+        offset_array = dispatch.scalar_array(relative_offset, np.int64, parent.device)
+        dispatch.record(kernel, (parent, relative_offset), (parent._value(), offset_array), (view,))
     return view
 
 
@@ -46,16 +50,20 @@ def make_view(parent: Tensor, layout_fn: Callable, grad_name: str, *args) -> Ten
 def infer_size(shape: Sequence[int], numel: int) -> tuple:
     """Resolves one -1 and checks the element count, with PyTorch's messages."""
     shape = tuple(int(s) for s in shape)
+    text = f"[{', '.join(map(str, shape))}]"
     unknown = [i for i, s in enumerate(shape) if s == -1]
     if len(unknown) > 1:
         raise RuntimeError("only one dimension can be inferred")
-    for s in shape:
+    for i, s in enumerate(shape):
         if s < -1:
-            raise RuntimeError(f"invalid shape dimension {s}")
+            raise RuntimeError(f"invalid shape dimension {s} at index {i} of shape {text}")
     known = math.prod(s for s in shape if s != -1)
     if unknown:
+        if known == 0 and numel == 0:
+            raise RuntimeError(f"cannot reshape tensor of 0 elements into shape {text} because the unspecified "
+                               "dimension size -1 can be any value and is ambiguous")
         if known == 0 or numel % known:
-            raise RuntimeError(f"shape '[{', '.join(map(str, shape))}]' is invalid for input of size {numel}")
+            raise RuntimeError(f"shape '{text}' is invalid for input of size {numel}")
         shape = shape[:unknown[0]] + (numel // known,) + shape[unknown[0] + 1:]
     elif known != numel:
         raise RuntimeError(f"shape '[{', '.join(map(str, shape))}]' is invalid for input of size {numel}")
@@ -119,9 +127,8 @@ def _select_layout(shape, stride, offset, dim, index):
 
 def _slice_layout(shape, stride, offset, dim, start, stop, step):
     length = max(0, (stop - start + step - 1) // step)
-    new_offset = offset + start * stride[dim] if length else offset
     return (shape[:dim] + (length,) + shape[dim + 1:], stride[:dim] + (stride[dim] * step,) + stride[dim + 1:],
-            new_offset)
+            offset + start * stride[dim])
 
 
 def _expand_layout(shape, stride, offset, sizes):
@@ -182,7 +189,9 @@ def reshape(t: Tensor, *shape) -> Tensor:
         return make_view(t, _view_layout, "ViewBackward0", new_shape)
     from . import functions
 
-    return make_view(functions.clone(t, contiguous=True), _view_layout, "UnsafeViewBackward0", new_shape)
+    copy = make_view(functions.clone(t), _view_layout, "UnsafeViewBackward0", new_shape)
+    copy._base = None  # the clone is private to this result: like PyTorch's _unsafe_view, not a view
+    return copy
 
 
 def view_as(t: Tensor, other: Tensor) -> Tensor:
@@ -207,7 +216,15 @@ def flatten(t: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
 
 def unflatten(t: Tensor, dim: int, sizes) -> Tensor:
     dim = wrap_dim(dim, t.ndim)
-    sizes = infer_size(sizes, t._shape[dim])
+    sizes = tuple(int(s) for s in sizes)
+    if not sizes:
+        raise RuntimeError("unflatten: sizes must be non-empty")
+    known, size = math.prod(s for s in sizes if s != -1), t._shape[dim]
+    fits = known != 0 and size % known == 0 if -1 in sizes else known == size
+    if not fits:
+        raise RuntimeError(f"unflatten: Provided sizes [{', '.join(map(str, sizes))}] don't multiply up to the size "
+                           f"of dim {dim} ({size}) in the input tensor")
+    sizes = infer_size(sizes, size)
     return view(t, t._shape[:dim] + tuple(sizes) + t._shape[dim + 1:])
 
 
@@ -237,7 +254,14 @@ def t_(t: Tensor) -> Tensor:
     return make_view(t, _permute_layout, "TBackward0", tuple(reversed(range(t.ndim))))
 
 
+T_DEPRECATION = ("The use of `x.T` on tensors of dimension other than 2 to reverse their shape is deprecated and it "
+                 "will throw an error in a future release. Consider `x.mT` to transpose batches of matrices or "
+                 "`x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a tensor.")
+
+
 def T(t: Tensor) -> Tensor:
+    if t.ndim != 2:
+        warnings.warn(T_DEPRECATION, UserWarning, stacklevel=3)
     return make_view(t, _permute_layout, "PermuteBackward0" if t.ndim > 2 else "TBackward0",
                      tuple(reversed(range(t.ndim))))
 
@@ -277,7 +301,8 @@ def select(t: Tensor, dim: int, index: int) -> Tensor:
     size = t._shape[dim]
     index = int(index)
     if not -size <= index < size:
-        raise IndexError(f"index {index} is out of bounds for dimension {dim} with size {size}")
+        raise IndexError(f"select(): index {index} out of range for tensor of size [{', '.join(map(str, t._shape))}] "
+                         f"at dimension {dim}")
     return make_view(t, _select_layout, "SelectBackward0", dim, index % size if size else index)
 
 
@@ -310,7 +335,8 @@ def expand(t: Tensor, *sizes) -> Tensor:
                            f"of dimensions in the tensor ({t.ndim})")
     lead = len(sizes) - t.ndim
     resolved = []
-    for i, size in enumerate(sizes):
+    for i in reversed(range(len(sizes))):  # PyTorch checks from the last dim, so reports the last mismatch
+        size = sizes[i]
         old = t._shape[i - lead] if i >= lead else None
         if size == -1:
             if old is None:
@@ -322,7 +348,7 @@ def expand(t: Tensor, *sizes) -> Tensor:
                                f"non-singleton dimension {i}.  Target sizes: [{', '.join(map(str, sizes))}].  "
                                f"Tensor sizes: [{', '.join(map(str, t._shape))}]")
         resolved.append(size)
-    return make_view(t, _expand_layout, "ExpandBackward0", tuple(resolved))
+    return make_view(t, _expand_layout, "ExpandBackward0", tuple(reversed(resolved)))
 
 
 def expand_as(t: Tensor, other: Tensor) -> Tensor:
@@ -341,7 +367,13 @@ def diagonal(t: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor
 
 
 def unfold(t: Tensor, dimension: int, size: int, step: int) -> Tensor:
-    return make_view(t, _unfold_layout, "UnfoldBackward0", wrap_dim(dimension, t.ndim), size, step)
+    dim = wrap_dim(dimension, t.ndim)
+    length = t._shape[dim] if t.ndim else 1
+    if size > length:
+        raise RuntimeError(f"maximum size for tensor at dimension {dim} is {length} but size is {size}")
+    if step <= 0:
+        raise RuntimeError(f"step is {step} but must be > 0")
+    return make_view(t, _unfold_layout, "UnfoldBackward0", dim, size, step)
 
 
 def as_strided(t: Tensor, size, stride, storage_offset=None) -> Tensor:

@@ -1,0 +1,303 @@
+"""Mutation against real PyTorch: the in-place form of every elementwise op, copy_/fill_/zero_/
+masked_fill_/index_put_, augmented assignment, writes through views, dtype-cast errors, and one
+version counter per storage shared by views and detach() (but not .data)."""
+from __future__ import annotations
+
+import operator
+
+import pytest
+
+import pjtorch
+from tensor_oracle import same
+
+UNARY = ("abs_ absolute_ acos_ arccos_ acosh_ arccosh_ asin_ arcsin_ asinh_ arcsinh_ atan_ arctan_ atanh_ arctanh_ "
+         "ceil_ cos_ cosh_ deg2rad_ digamma_ erf_ erfc_ erfinv_ exp_ exp2_ expm1_ fix_ floor_ frac_ i0_ lgamma_ log_ "
+         "log10_ log1p_ log2_ logit_ neg_ negative_ nan_to_num_ rad2deg_ reciprocal_ relu_ round_ rsqrt_ sigmoid_ "
+         "sign_ sgn_ sin_ sinc_ sinh_ sqrt_ square_ tan_ tanh_ trunc_ conj_physical_ clamp_ clip_").split()
+BINARY = ("add_ sub_ subtract_ mul_ multiply_ div_ divide_ true_divide_ floor_divide_ remainder_ fmod_ pow_ "
+          "float_power_ atan2_ arctan2_ hypot_ copysign_ xlogy_ eq_ ne_ not_equal_ lt_ less_ le_ less_equal_ gt_ "
+          "greater_ ge_ greater_equal_ logical_and_ logical_or_ logical_xor_ clamp_min_ clamp_max_ heaviside_ "
+          "ldexp_ nextafter_").split()
+INTEGER_ONLY = ("bitwise_not_ bitwise_and_ bitwise_or_ bitwise_xor_ bitwise_left_shift_ bitwise_right_shift_ gcd_ "
+                "lcm_").split()
+# Elementwise in-place methods PyTorch has and pjtorch does not bind yet (tensor/methods.py).
+UNBOUND = {"absolute_", "arccos_", "arccosh_", "arcsin_", "arcsinh_", "arctan_", "arctanh_", "deg2rad_", "fix_",
+           "negative_", "rad2deg_", "subtract_", "multiply_", "divide_", "float_power_", "arctan2_", "not_equal_",
+           "less_", "less_equal_", "greater_", "greater_equal_", "clamp_min_", "clamp_max_", "heaviside_", "ldexp_",
+           "nextafter_", "gcd_", "lcm_", "lerp_", "addcmul_"}
+
+FLOATS = [-1.5, -0.25, 0.5, 0.75]
+FLOAT_OTHER = [0.5, 2.0, -0.25, 0.75]
+INTEGERS = [6, -3, 4, 12]
+INTEGER_OTHER = [4, 2, 1, 3]
+
+
+def in_place_params(names: list) -> list:
+    return [pytest.param(name, marks=pytest.mark.xfail(strict=True, reason="not bound in tensor/methods.py"))
+            if name in UNBOUND else name for name in names]
+
+
+def applied_in_place(m, name: str, values: list, others: tuple, dtype: str = "float32"):
+    """Runs `x.name(*others)`; returns x, whether the method returned x itself, and the version it reached."""
+    x = m.tensor(values, dtype=getattr(m, dtype))
+    version = x._version
+    returned = getattr(x, name)(*(m.tensor(o, dtype=getattr(m, dtype)) if isinstance(o, list) else o
+                                  for o in others))
+    return x, returned is x, x._version - version
+
+
+@pytest.mark.parametrize("name", in_place_params(UNARY))
+def test_unary_in_place_matches_torch(name):
+    others = (0.0,) if name in ("clamp_", "clip_") else ()
+    same(lambda m: applied_in_place(m, name, FLOATS, others))
+
+
+@pytest.mark.parametrize("name", in_place_params(BINARY))
+def test_binary_in_place_matches_torch(name):
+    same(lambda m: applied_in_place(m, name, FLOATS, (FLOAT_OTHER,)))
+
+
+@pytest.mark.parametrize("name", in_place_params(INTEGER_ONLY))
+def test_integer_in_place_matches_torch(name):
+    others = () if name == "bitwise_not_" else (INTEGER_OTHER,)
+    same(lambda m: applied_in_place(m, name, INTEGERS, others, "int64"))
+
+
+def test_in_place_tables_size():
+    assert (len(UNARY), len(BINARY), len(INTEGER_ONLY), len(UNBOUND)) == (57, 37, 8, 30)
+
+
+IN_PLACE_WITH_SCALARS = {
+    "add-alpha": lambda x: x.add_(1, alpha=2), "sub-alpha": lambda x: x.sub_(x.clone(), alpha=3),
+    "mul-scalar": lambda x: x.mul_(2), "div-floor": lambda x: x.div_(2, rounding_mode="floor"),
+    "pow-scalar": lambda x: x.pow_(2), "clamp-both": lambda x: x.clamp_(-0.3, 0.6),
+    "lerp_": lambda x: x.lerp_(x.clone().fill_(1), 0.5),
+    "addcmul_": lambda x: x.addcmul_(x.clone(), x.clone(), value=2),
+    "broadcast-row": lambda x: x.view(2, 2).add_(x[:2].clone()),
+}
+
+
+@pytest.mark.parametrize("name", in_place_params(list(IN_PLACE_WITH_SCALARS)))
+def test_in_place_with_scalars_and_keywords_matches_torch(name):
+    apply = IN_PLACE_WITH_SCALARS[name]
+
+    def run(m):
+        x = m.tensor(FLOATS)
+        returned = apply(x)
+        return x, returned.data_ptr() == x.data_ptr()
+
+    same(run)
+
+
+# ----- dtype rules of in-place ops -------------------------------------------------------------------------
+
+CAST_CASES = {
+    "int-plus-float": lambda m: m.tensor([1, 2]).add_(1.5),
+    "int-div": lambda m: m.tensor([1, 2]).div_(2),
+    "bool-plus-int": lambda m: m.tensor([True]).add_(1),
+    "float-plus-complex": lambda m: m.tensor([1.0]).add_(1j),
+    "float32-plus-float64": lambda m: m.tensor([1.0]).add_(m.tensor([1.0], dtype=m.float64)),
+    "int32-plus-int64-0dim": lambda m: m.tensor([1, 2], dtype=m.int32).add_(m.tensor(5)),
+    "uint8-wraps": lambda m: m.tensor([1, 2], dtype=m.uint8).mul_(m.tensor([200, 200], dtype=m.uint8)),
+    "int-times-float-tensor": lambda m: m.tensor([1, 2]).mul_(m.tensor([1.5, 2.5])),
+    "int-sqrt": lambda m: m.tensor([4, 9]).sqrt_(),
+    "int-neg": lambda m: m.tensor([4, 9]).neg_(),
+    "bool-neg": lambda m: m.tensor([True]).neg_(),
+    "int-floor-divide": lambda m: m.tensor([3, 5]).floor_divide_(2),
+    "int-true-divide": lambda m: m.tensor([3, 5]).true_divide_(2),
+    "int-pow-int": lambda m: m.tensor([3, 5]).pow_(2), "int-pow-float": lambda m: m.tensor([3, 5]).pow_(0.5),
+    "float-bitwise": lambda m: m.tensor([1.0]).bitwise_and_(3),
+    "float-eq": lambda m: m.tensor([1.0, 2.0]).eq_(1),
+    "int-lt-float": lambda m: m.tensor([1, 2]).lt_(1.5),
+    "int-logical-and": lambda m: m.tensor([1, 2]).logical_and_(m.tensor([True, False])),
+    "int-sigmoid": lambda m: m.tensor([1, 2]).sigmoid_(),
+    "broadcast-too-big": lambda m: m.tensor([1.0, 2.0, 3.0]).add_(m.ones(2, 3)),
+    "broadcast-ok": lambda m: m.ones(2, 3).add_(m.ones(3)),
+    "size-mismatch": lambda m: m.ones(3).add_(m.ones(2)),
+}
+CAST_BUGS = {
+    "int-lt-float": "dispatch.apply_inplace checks castability of the promoted inputs, not the bool result",
+    "float-bitwise": "message names 'bitwise_and', torch 'bitwise_and_cpu'",
+}
+
+
+@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=CAST_BUGS[n]))
+                                  if n in CAST_BUGS else n for n in CAST_CASES])
+def test_in_place_dtype_rules_and_errors_match_torch(name):
+    same(CAST_CASES[name])
+
+
+# ----- copy_, fill_, zero_, masked_fill_, index_put_ -----------------------------------------------------
+
+FILLS = {
+    "copy": lambda m, x: x.copy_(m.tensor([1, 2, 3, 4])),
+    "copy-truncates": lambda m, x: m.ones(3, dtype=m.int32).copy_(m.tensor([1.7, -2.7, 3.0])),
+    "copy-broadcast": lambda m, x: m.ones(2, 4).copy_(x), "copy-too-big": lambda m, x: x.copy_(m.ones(2, 4)),
+    "copy-non-tensor": lambda m, x: x.copy_([1, 2, 3, 4]),
+    "copy-into-view": lambda m, x: x.view(2, 2).t().copy_(m.tensor([[1.0, 2.0], [3.0, 4.0]])),
+    "fill": lambda m, x: x.fill_(2.5), "fill-0dim-tensor": lambda m, x: x.fill_(m.tensor(2.5)),
+    "fill-1d-tensor": lambda m, x: x.fill_(m.tensor([1.0])),
+    "fill-int-truncates": lambda m, x: m.ones(3, dtype=m.int64).fill_(2.7),
+    "fill-view": lambda m, x: x[1::2].fill_(9), "zero": lambda m, x: x.zero_(), "zero-view": lambda m, x: x[:2].zero_(),
+    "masked_fill": lambda m, x: x.view(2, 2).masked_fill_(m.tensor([True, False]), 5),
+    "masked_fill-0dim-value": lambda m, x: x.masked_fill_(x > 0, m.tensor(2.5)),
+    "masked_fill-1d-value": lambda m, x: x.masked_fill_(x > 0, m.tensor([2.5])),
+    "masked_fill-int-mask": lambda m, x: x.masked_fill_(m.tensor([1, 0, 1, 0]), 5),
+    "masked_fill-bad-shape": lambda m, x: x.view(2, 2).masked_fill_(m.tensor([True, False, True]), 5),
+    "masked_fill-int-target": lambda m, x: m.zeros(3, dtype=m.int64).masked_fill_(m.tensor([True, False, True]), 2.5),
+    "index_put-accumulate": lambda m, x: m.zeros(5).index_put_((m.tensor([0, 2, 0]),), m.tensor(1.0), accumulate=True),
+    "index_put": lambda m, x: m.zeros(5).index_put_((m.tensor([0, 2]),), m.tensor([1.0, 2.0])),
+    "index_put-2d": lambda m, x: m.zeros(2, 3).index_put_((m.tensor([0, 1]), m.tensor([2, 0])), m.tensor([7.0, 8.0])),
+    "index_put-mask": lambda m, x: m.zeros(2, 3).index_put_((m.tensor([True, False]),), m.tensor(3.0)),
+    "index_put-out-of-range": lambda m, x: m.zeros(5).index_put_((m.tensor([5]),), m.tensor(1.0)),
+    "index_put-dtype-mismatch": lambda m, x: m.zeros(5).index_put_((m.tensor([0]),), m.tensor(1)),
+    "index_put-shape-mismatch": lambda m, x: m.zeros(2, 3).index_put_((m.tensor([0, 1]),), m.tensor([1.0, 2.0])),
+    "index_put-row": lambda m, x: m.zeros(2, 3).index_put_([m.tensor([0, 1])], m.tensor([1.0, 2.0, 3.0])),
+    "index_put-out-of-place": lambda m, x: m.index_put(x, (m.tensor([1]),), m.tensor(9.0)),
+}
+FILL_BUGS = {
+    "copy-non-tensor": "functions.copy_ refuses a Python number; torch fills with it",
+    "masked_fill-1d-value": "functions.masked_fill_ accepts a 1-d value; torch requires 0-dim",
+    "masked_fill-int-mask": "masked_fill_'s dtype name is 'long', torch's 'long int'",
+    "masked_fill-bad-shape": "masked_fill_ lets a JAX broadcasting error through",
+}
+
+
+@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=FILL_BUGS[n]))
+                                  if n in FILL_BUGS else n for n in FILLS])
+def test_fills_and_puts_match_torch(name):
+    fill = FILLS[name]
+
+    def run(m):
+        x = m.tensor([1.0, -2.0, 3.0, -4.0])
+        return fill(m, x), x
+
+    same(run)
+
+
+def test_fill_table_size():
+    assert (len(FILLS), len(CAST_CASES)) == (28, 23)
+
+
+@pytest.mark.xfail(strict=True, reason="dispatch.apply_inplace does not refuse a target with internal overlap "
+                                       "(a stride-0 dim of size > 1), as torch's assert_no_internal_overlap does")
+@pytest.mark.parametrize("write", [lambda m, t: t.add_(1), lambda m, t: t.copy_(m.zeros(2, 3))], ids=["add_", "copy_"])
+def test_writes_to_an_expanded_tensor_raise_as_torch(write):
+    same(lambda m: write(m, m.ones(1, 3).expand(2, 3)))
+
+
+def test_fill_of_an_expanded_tensor_is_allowed_as_in_torch():
+    same(lambda m: m.ones(1, 3).expand(2, 3).fill_(4))
+
+
+# ----- augmented assignment ------------------------------------------------------------------------------
+
+AUGMENTED = {
+    "+=": operator.iadd, "-=": operator.isub, "*=": operator.imul, "/=": operator.itruediv, "//=": operator.ifloordiv,
+    "%=": operator.imod, "**=": operator.ipow, "&=": operator.iand, "|=": operator.ior, "^=": operator.ixor,
+    "<<=": operator.ilshift, ">>=": operator.irshift, "@=": operator.imatmul,
+}
+
+
+@pytest.mark.parametrize("symbol", [pytest.param(s, marks=pytest.mark.xfail(
+    strict=True, reason="methods.py binds __imatmul__ as an in-place copy_; torch's x @= y rebinds x to a new tensor"))
+    if s == "@=" else s for s in AUGMENTED])
+@pytest.mark.parametrize("other_kind", ["tensor", "scalar"])
+def test_augmented_assignment_keeps_identity_and_matches_torch(symbol, other_kind):
+    apply = AUGMENTED[symbol]
+    floating = symbol not in ("&=", "|=", "^=", "<<=", ">>=")
+
+    def run(m):
+        x = m.tensor([[6, 3], [4, 12]], dtype=m.float32 if floating else m.int64)
+        other = m.tensor([[4, 2], [1, 3]], dtype=x.dtype) if other_kind == "tensor" or symbol == "@=" else 2
+        alias, version = x, x._version
+        x = apply(x, other)
+        return x, x is alias, x._version - version
+
+    same(run)
+
+
+def test_augmented_assignment_on_an_indexed_view_writes_the_base():
+    def run(m):
+        x = m.zeros(2, 3)
+        x[0] += 1
+        x[:, 1] *= 5
+        x[1, ::2] -= m.tensor([1.0, 2.0])
+        x[x > 0] += 10
+        return x
+
+    same(run)
+
+
+# ----- in place through views --------------------------------------------------------------------------
+
+VIEW_WRITES = {
+    "column": lambda x: x[:, 1].mul_(10), "transposed": lambda x: x.t().add_(100),
+    "diagonal": lambda x: x.diagonal().fill_(-1), "row-view-of-view": lambda x: x.view(2, 2, 2)[1].t().sub_(5),
+    "unbind": lambda x: [row.add_(i) for i, row in enumerate(x.unbind(1))],
+    "split": lambda x: x.split(1, 1)[1].zero_(), "expanded-read": lambda x: x.add_(x[:1].expand(4, 2).clone()),
+    "through-detach": lambda x: x.detach()[0].fill_(7),
+}
+
+
+@pytest.mark.parametrize("name", VIEW_WRITES)
+def test_in_place_through_views_matches_torch(name):
+    write = VIEW_WRITES[name]
+
+    def run(m):
+        x = m.arange(8.0).reshape(4, 2)
+        write(x)
+        return x
+
+    same(run)
+
+
+# ----- version counters ----------------------------------------------------------------------------------
+
+def test_version_counter_is_shared_by_views_and_detach_but_not_data():
+    def run(m):
+        x = m.zeros(4)
+        view, detached, data = x[1:], x.detach(), x.data
+        seen = []
+        for mutate in (lambda: view.add_(1), lambda: detached.mul_(2), lambda: x.__setitem__(0, 5),
+                       lambda: x.copy_(m.ones(4)), lambda: x.fill_(2), lambda: x.zero_(), lambda: data.add_(1),
+                       lambda: x.index_put_((m.tensor([0]),), m.tensor(1.0)), lambda: x.masked_fill_(x > 1, 0)):
+            mutate()
+            seen.append((x._version, view._version, detached._version, data._version))
+        return seen, x
+
+    same(run)
+
+
+def test_numpy_writes_are_seen_but_do_not_count_as_versions():
+    def run(m):
+        x = m.zeros(3)
+        x.numpy()[0] = 4
+        return x, x._version
+
+    same(run)
+
+
+def test_in_place_on_a_leaf_that_requires_grad_raises_as_torch():
+    same(lambda m: m.ones(3, requires_grad=True).add_(1))
+    same(lambda m: m.ones(3, requires_grad=True)[0].add_(1))
+
+
+def test_in_place_on_a_leaf_under_no_grad_is_allowed():
+    def run(m):
+        w = m.ones(3, requires_grad=True)
+        with m.no_grad():
+            w.sub_(0.5)
+        return w.detach(), w.requires_grad, w.is_leaf, w._version
+
+    same(run)
+
+
+def test_writes_through_data_are_not_an_autograd_error():
+    """PyTorch's saved tensors alias memory, so its gradient here sees the doubled w (4); pjtorch saves
+    immutable values and gives 2. What must hold in both: `.data` writes raise no version error."""
+    w = pjtorch.ones(3, requires_grad=True)
+    loss = (w * w).sum()
+    w.data.mul_(2)
+    loss.backward()
+    assert w.grad.shape == (3,) and w.tolist() == [2.0, 2.0, 2.0]
