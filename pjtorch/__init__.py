@@ -44,6 +44,7 @@ from .tensor.views import movedim as moveaxis, transpose as swapaxes, transpose 
 
 globals().update({name: fn for name, fn in {**_UNARY, **_BINARY}.items() if not name.endswith("_")})
 globals().update({name: fn for name, fn in _UNARY.items() if name.endswith("_")})
+globals().update({alias: globals()[name] for alias, name in _methods.ALIASES.items() if name in globals()})
 
 from . import amp, nn, optim, utils  # noqa: E402
 from .amp import autocast  # noqa: E402

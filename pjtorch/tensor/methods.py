@@ -4,6 +4,8 @@ from __future__ import annotations
 import jax.numpy as jnp
 import numpy as np
 
+from .. import dispatch
+from ..ops import pointwise
 from . import dtypes, factories, functions, indexing, random, views
 from .functions import BINARY_FUNCTIONS, UNARY_FUNCTIONS, as_operand
 from .tensor import Tensor
@@ -256,3 +258,42 @@ def _invert(self):
 
 Tensor.__pos__ = _positive
 Tensor.__invert__ = _invert
+
+# PyTorch's alternative names for existing ops, for methods, their in-place forms and `torch.*`.
+ALIASES = {
+    "absolute": "abs", "arccos": "acos", "arccosh": "acosh", "arcsin": "asin", "arcsinh": "asinh",
+    "arctan": "atan", "arctanh": "atanh", "arctan2": "atan2", "fix": "trunc", "negative": "neg",
+    "subtract": "sub", "multiply": "mul", "divide": "div", "not_equal": "ne", "less": "lt", "less_equal": "le",
+    "greater": "gt", "greater_equal": "ge",
+}
+for _alias, _name in ALIASES.items():
+    for _suffix in ("", "_"):
+        if hasattr(Tensor, _name + _suffix):
+            setattr(Tensor, _alias + _suffix, getattr(Tensor, _name + _suffix))
+
+
+def _float_power_(self, exponent):
+    if self.dtype is not dtypes.float64:
+        raise RuntimeError(f"the base given to float_power_ has dtype {functions._scalar_type_name(self.dtype)} but "
+                           "the operation's result requires dtype Double")
+    return functions.pow_(self, exponent.double() if isinstance(exponent, Tensor) else exponent)
+
+
+def _lerp_(self, end, weight):
+    return dispatch.apply_inplace(pointwise.LERP, self, (end, as_operand(weight, "weight")))
+
+
+def _addcmul_(self, tensor1, tensor2, *, value=1):
+    return dispatch.apply_inplace(pointwise.ADDCMUL, self, (tensor1, tensor2), (("value", value),))
+
+
+def _addcdiv_(self, tensor1, tensor2, *, value=1):
+    return dispatch.apply_inplace(pointwise.ADDCDIV, self, (tensor1, tensor2), (("value", value),))
+
+
+for _name, _fn in {
+    "float_power_": _float_power_, "lerp_": _lerp_, "addcmul_": _addcmul_, "addcdiv_": _addcdiv_,
+    "clamp_min_": lambda self, min: functions.clamp_(self, min=min),
+    "clamp_max_": lambda self, max: functions.clamp_(self, max=max),
+}.items():
+    setattr(Tensor, _name, _fn)
