@@ -22,9 +22,15 @@ SCALAR_NAMES = {np.dtype(k): v for k, v in (
 
 
 def astype(x, dtype):
-    """`x` as `dtype`; complex to real keeps the real part, as PyTorch does (JAX will refuse that cast)."""
+    """`x` as `dtype`; complex to real keeps the real part, as PyTorch does (JAX will refuse that cast).
+
+    Bools go through a select: XLA folds convert(bool) * y into select(bool, y, 0) and convert(bool) / y
+    likewise, which loses PyTorch's nan for False * inf and False / 0 when the cast and the arithmetic
+    end up in one computation."""
     if jnp.iscomplexobj(x) and not jnp.issubdtype(dtype, jnp.complexfloating):
         x = jnp.real(x)
+    if x.dtype == jnp.bool_ and dtype != jnp.bool_:
+        return jnp.where(x, jnp.ones((), dtype), jnp.zeros((), dtype))
     return x.astype(dtype)
 
 
