@@ -122,3 +122,13 @@ def kaiming_normal_(tensor: Tensor, a: float = 0, mode: str = "fan_in", nonlinea
     if std is None:
         return tensor
     return normal_(tensor, 0.0, std, generator)
+
+
+def reset_weight_and_bias_(weight: Tensor, bias: Tensor | None) -> None:
+    """PyTorch's default for Linear and Conv layers: kaiming_uniform_(a=sqrt(5)) and bias ~ U(+-1/sqrt(fan_in))."""
+    kaiming_uniform_(weight, a=math.sqrt(5))
+    if bias is not None:
+        fan_in, _ = _calculate_fan_in_and_fan_out(weight)
+        if fan_in != 0:
+            bound = 1 / math.sqrt(fan_in)
+            uniform_(bias, -bound, bound)

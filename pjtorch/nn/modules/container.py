@@ -8,6 +8,14 @@ from typing import Iterable, Iterator, Mapping
 from .module import Module, _addindent
 
 
+def _renumber(modules: dict) -> None:
+    """Keys 0..n-1 again after a deletion, as PyTorch's containers renumber."""
+    kept = list(modules.values())
+    modules.clear()
+    for index, module in enumerate(kept):
+        modules[str(index)] = module
+
+
 class Sequential(Module):
     """Calls its modules in order, each on the previous one's output."""
 
@@ -43,10 +51,7 @@ class Sequential(Module):
         self._renumber()
 
     def _renumber(self) -> None:
-        modules = list(self._modules.values())
-        self._modules.clear()
-        for index, module in enumerate(modules):
-            self._modules[str(index)] = module
+        _renumber(self._modules)
 
     def __len__(self) -> int:
         return len(self._modules)
@@ -117,10 +122,7 @@ class ModuleList(Module):
         keys = list(self._modules)
         for key in (keys[idx] if isinstance(idx, slice) else [self._index(idx)]):
             delattr(self, key)
-        modules = list(self._modules.values())
-        self._modules.clear()
-        for index, module in enumerate(modules):
-            self._modules[str(index)] = module
+        _renumber(self._modules)
 
     def __len__(self) -> int:
         return len(self._modules)

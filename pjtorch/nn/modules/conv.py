@@ -1,8 +1,6 @@
 """Conv1d, Conv2d and Conv3d, with PyTorch's padding modes and default initialisation."""
 from __future__ import annotations
 
-import math
-
 from ...tensor import factories
 from ...tensor.tensor import Tensor
 from .. import functional as F, init
@@ -52,12 +50,7 @@ class _ConvNd(Module):
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
-        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
-        if self.bias is not None:
-            fan_in, _ = init._calculate_fan_in_and_fan_out(self.weight)
-            if fan_in != 0:
-                bound = 1 / math.sqrt(fan_in)
-                init.uniform_(self.bias, -bound, bound)
+        init.reset_weight_and_bias_(self.weight, self.bias)
 
     def forward(self, input: Tensor) -> Tensor:
         padding = self.padding

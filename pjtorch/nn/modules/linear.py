@@ -1,8 +1,6 @@
 """Linear and Identity."""
 from __future__ import annotations
 
-import math
-
 from ...tensor import factories
 from ...tensor.tensor import Tensor
 from .. import functional as F, init
@@ -35,11 +33,7 @@ class Linear(Module):
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
-        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
-        if self.bias is not None:
-            fan_in, _ = init._calculate_fan_in_and_fan_out(self.weight)
-            bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
-            init.uniform_(self.bias, -bound, bound)
+        init.reset_weight_and_bias_(self.weight, self.bias)
 
     def forward(self, input: Tensor) -> Tensor:
         return F.linear(input, self.weight, self.bias)
