@@ -1,4 +1,4 @@
-"""``python -m compat``: run the seed scripts under pjtorch and report how many match PyTorch.
+"""``python -m compat``: run the seed scripts and examples under pjtorch and report how many match PyTorch.
 
 Examples::
 
@@ -29,7 +29,8 @@ from compat.report import script_lines, seed_table, summary_lines
 def parse_args(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="python -m compat",
-        description="Run the seed tutorials' scripts under pjtorch and compare with PyTorch's recorded output.",
+        description="Run the seed tutorials' scripts and the examples under pjtorch and compare with PyTorch's "
+                    "recorded output.",
     )
     parser.add_argument("names", nargs="*", help="scripts to run (default: every script in the manifest)")
     parser.add_argument("--show", metavar="NAME", help="print a unified diff of one script's expected vs actual output")

@@ -1,8 +1,9 @@
 """The manifest: where each script came from and what keeps it from being an ordinary test.
 
-``compat/manifest.json`` lists every script with its seed file, its block's position and
-line range in that seed, any repair of extraction damage, and two flags read statically from
-the source (see ``compat.analysis``). ``python -m compat.manifest`` recomputes the flags after
+``compat/manifest.json`` lists every script: a seed tutorial's code block with its seed file,
+the block's position and line range in that seed and any repair of extraction damage, or an
+example written for the report (``example``: what it shows), and for both two flags read
+statically from the source (see ``compat.analysis``). ``python -m compat.manifest`` recomputes the flags after
 a script is added or edited, keeping the provenance fields as they are.
 """
 
@@ -16,10 +17,13 @@ from pathlib import Path
 from compat.analysis import needs_cuda, undefined_names
 from compat.paths import DEFAULT_MANIFEST, DEFAULT_SCRIPTS_DIR
 
+EXAMPLES = "examples"
+
 
 @dataclass(frozen=True)
 class ScriptEntry:
-    """One tutorial code block as a script, with the flags that decide how it is judged."""
+    """One script (a tutorial code block, or an example when ``seed`` is empty), with the flags
+    that decide how it is judged."""
 
     name: str
     seed: str
@@ -29,9 +33,9 @@ class ScriptEntry:
     timeout_s: float | None = None
 
     @property
-    def seed_id(self) -> str:
-        """The seed's short id, its file name's numeric prefix (``000``)."""
-        return self.seed.split("_", 1)[0]
+    def group(self) -> str:
+        """What the report counts it under: the seed's short id (``000``), or ``examples``."""
+        return self.seed.split("_", 1)[0] if self.seed else EXAMPLES
 
 
 def load_manifest(path: Path = DEFAULT_MANIFEST) -> list[ScriptEntry]:
@@ -43,8 +47,8 @@ def load_manifest(path: Path = DEFAULT_MANIFEST) -> list[ScriptEntry]:
 def _entry_from_record(record: dict) -> ScriptEntry:
     return ScriptEntry(
         name=record["name"],
-        seed=record["seed"],
-        block=record["block"],
+        seed=record.get("seed", ""),
+        block=record.get("block", 0),
         needs_cuda=record.get("needs_cuda", False),
         undefined_names=tuple(record.get("undefined_names", ())),
         timeout_s=record.get("timeout_s"),

@@ -1,4 +1,4 @@
-"""Formatting the compatibility report: one line per script, a table by seed, a closing count.
+"""Formatting the compatibility report: one line per script, a table by seed (and examples), a closing count.
 
 The closing line is ``N passed, M failed, K skipped`` alone on the last line, the form CI
 reads. Skipped covers the two kinds of script that cannot show compatibility here: those that
@@ -27,14 +27,16 @@ def _duration(outcome: Outcome) -> str:
 
 
 def seed_table(outcomes: list[Outcome]) -> list[str]:
-    """Counts per seed and overall, one column per status."""
-    seeds = sorted({o.entry.seed_id for o in outcomes})
-    rows = [(seed, _counts([o for o in outcomes if o.entry.seed_id == seed])) for seed in seeds]
+    """Counts per seed (examples in a row of their own) and overall, one column per status."""
+    groups = sorted({o.entry.group for o in outcomes})
+    rows = [(group, _counts([o for o in outcomes if o.entry.group == group])) for group in groups]
     rows.append(("total", _counts(outcomes)))
-    header = "seed   " + "  ".join(_COLUMN_TITLES)
+    width = max(len("seed"), *(len(group) for group, _ in rows))
+    header = f"{'seed':<{width}}  " + "  ".join(_COLUMN_TITLES)
     body = [
-        f"{seed:<5}  " + "  ".join(f"{counts[status]:>{len(title)}}" for status, title in zip(_COLUMNS, _COLUMN_TITLES))
-        for seed, counts in rows
+        f"{group:<{width}}  " + "  ".join(f"{counts[status]:>{len(title)}}"
+                                          for status, title in zip(_COLUMNS, _COLUMN_TITLES))
+        for group, counts in rows
     ]
     return [header, *body]
 

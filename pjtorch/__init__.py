@@ -46,8 +46,9 @@ globals().update({name: fn for name, fn in {**_UNARY, **_BINARY}.items() if not 
 globals().update({name: fn for name, fn in _UNARY.items() if name.endswith("_")})
 globals().update({alias: globals()[name] for alias, name in _methods.ALIASES.items() if name in globals()})
 
-from . import amp, nn, optim, utils  # noqa: E402
+from . import amp, nn, optim, serialization, utils  # noqa: E402
 from .amp import autocast  # noqa: E402
+from .serialization import load, save  # noqa: E402
 
 __version__ = version.__version__
 __pjtorch_version__ = version.pjtorch_version

@@ -38,13 +38,13 @@ class FakeProject:
         self.records: list[dict] = []
 
     def add(self, name: str, source: str, output: str, exit_code: int = 0, random: tuple[int, ...] = (),
-            needs_cuda: bool = False, undefined: tuple[str, ...] = ()) -> ScriptEntry:
-        """Write a script and PyTorch's pretend recording of it."""
+            needs_cuda: bool = False, undefined: tuple[str, ...] = (), example: bool = False) -> ScriptEntry:
+        """Write a script (a seed's block, or an example) and PyTorch's pretend recording of it."""
         (self.scripts_dir / f"{name}.py").write_text(textwrap.dedent(source), encoding="utf-8")
         variant = "cuda" if needs_cuda else ""
         save_expectation(self.expected_dir, name, Expectation(output, exit_code, frozenset(random)), variant)
-        record = {"name": name, "seed": "900_fake.txt", "block": len(self.records) + 1,
-                  "needs_cuda": needs_cuda, "undefined_names": list(undefined)}
+        origin = {"example": "a fake example"} if example else {"seed": "900_fake.txt", "block": len(self.records) + 1}
+        record = {"name": name, **origin, "needs_cuda": needs_cuda, "undefined_names": list(undefined)}
         self.records.append(record)
         self.manifest.write_text(json.dumps({"scripts": self.records}), encoding="utf-8")
         return load_manifest(self.manifest)[-1]
@@ -253,6 +253,20 @@ def test_report_ends_with_the_closing_count(project, capsys):
     assert lines[-1] == "1 passed, 1 failed, 1 skipped"
 
 
+def test_examples_are_judged_like_seed_scripts_and_counted_in_their_own_row(project, capsys):
+    project.add("s900_b01", "print(1)\n", "1\n")
+    example = project.add("ex_timed", "print('trained 40 steps in 9.87 seconds')\n",
+                          "trained 40 steps in 0.12 seconds\n", random=(1,), example=True)
+    assert example.group == "examples" and not example.seed
+    compat_main(project.cli_args())
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split()[:2] == ["s900_b01", "passed"] and lines[1].split()[:2] == ["ex_timed", "passed"]
+    table = {line.split()[0]: line.split()[1:] for line in lines[3:7]}
+    assert table["seed"][:2] == ["passed", "failed"]
+    assert table["900"][:2] == table["examples"][:2] == ["1", "0"]
+    assert table["total"][:2] == ["2", "0"]
+
+
 # --- static flags -------------------------------------------------------------------------
 
 def test_undefined_names_finds_placeholders_and_missing_names():
@@ -280,6 +294,13 @@ def test_manifest_lists_every_script_with_current_flags():
     on_disk = {path.stem for path in DEFAULT_SCRIPTS_DIR.glob("*.py")}
     assert listed == on_disk
     assert refresh_flags() == json.loads(DEFAULT_MANIFEST.read_text(encoding="utf-8"))
+
+
+def test_manifest_holds_examples_besides_the_seed_blocks():
+    groups = {entry.name: entry.group for entry in load_manifest()}
+    examples = sorted(name for name, group in groups.items() if group == "examples")
+    assert "ex_classifier" in examples and all(name.startswith("ex_") for name in examples)
+    assert all(name.startswith("s") for name, group in groups.items() if group != "examples")
 
 
 def test_every_script_has_a_recording():

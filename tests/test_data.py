@@ -151,3 +151,137 @@ def test_errors_match_pytorch(name):
                 theirs(lib)
         return
     same_error(theirs)
+
+
+# Multi-worker loading, run as source under both libraries: PyTorch's in a child process that never imports
+# JAX (its workers fork, and forking a process running JAX risks a deadlock), pjtorch's here.
+WORKER_SCENARIOS = '''
+import math
+
+
+class Squares(data.Dataset):
+    def __len__(self):
+        return 7
+
+    def __getitem__(self, i):
+        info = data.get_worker_info()
+        return lib.tensor([i * i]), -1 if info is None else info.id
+
+
+class Sharded(data.IterableDataset):
+    """Splits range(n) between the workers, as PyTorch's documentation shows."""
+
+    def __init__(self, n):
+        self.n = n
+
+    def __iter__(self):
+        info = data.get_worker_info()
+        if info is None:
+            return iter(range(self.n))
+        per = math.ceil(self.n / info.num_workers)
+        return iter(range(info.id * per, min(self.n, (info.id + 1) * per)))
+
+
+class Unsharded(data.IterableDataset):
+    def __iter__(self):
+        return iter(range(3))
+
+
+class Seeds(data.Dataset):
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, i):
+        info = data.get_worker_info()
+        return [info.seed, info.num_workers, type(info.dataset).__name__]
+
+
+def listed(batch):
+    if hasattr(batch, "tolist"):
+        return batch.tolist()
+    return [listed(b) for b in batch] if isinstance(batch, (list, tuple)) else batch
+
+
+results = {"main": repr(data.get_worker_info())}
+for workers in (0, 2, 3):
+    results[workers] = [
+        listed(list(data.DataLoader(Squares(), batch_size=2, num_workers=workers))),
+        listed(list(data.DataLoader(Squares(), batch_size=None, num_workers=workers))),
+        listed(list(data.DataLoader(Sharded(10), batch_size=3, num_workers=workers))),
+        [int(b) for b in data.DataLoader(Sharded(10), batch_size=None, num_workers=workers)],
+        listed(list(data.DataLoader(Sharded(11), batch_size=2, drop_last=True, num_workers=workers))),
+        listed(list(data.DataLoader(Unsharded(), batch_size=2, num_workers=workers))),
+        len(data.DataLoader(Squares(), batch_size=2, num_workers=workers)),
+    ]
+seeds = [listed(b) for b in data.DataLoader(Seeds(), batch_size=None, num_workers=2, persistent_workers=True)]
+results["seeds"] = [seeds[1][0] - seeds[0][0], seeds[2] == seeds[0], seeds[0][1:]]
+'''
+
+
+def _run_worker_scenarios(lib_name: str) -> dict:
+    """The scenarios' results under one library, as JSON (dict keys become strings)."""
+    import json
+    import subprocess
+    import sys
+
+    prelude = f"import json, {lib_name} as lib\nfrom {lib_name}.utils import data\n"
+    if lib_name == "torch":
+        code = prelude + WORKER_SCENARIOS + "\nprint(json.dumps(results))\n"
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout)
+    namespace: dict = {}
+    exec(prelude + WORKER_SCENARIOS, namespace)
+    return json.loads(json.dumps(namespace["results"]))
+
+
+def test_worker_loading_matches_pytorch():
+    """Map-style batches go to the workers round robin and come back in order; an IterableDataset is iterated by
+    every worker (sharded through get_worker_info, or duplicated when it is not), batches interleaved; each
+    worker's seed is base_seed + id and its dataset a copy."""
+    ours, theirs = _run_worker_scenarios("pjtorch"), _run_worker_scenarios("torch")
+    assert ours == theirs
+    assert ours["2"][5] == [[0, 1], [0, 1], [2], [2]]
+
+
+def test_worker_random_state_is_the_workers_own():
+    """Random draws inside a worker neither use nor advance the main process's generators, and worker_init_fn runs
+    once per worker (once in all with persistent_workers) with the worker's info and seed set."""
+    import random as python_random
+
+    class Draws(pt.utils.data.Dataset):
+        def __len__(self):
+            return 4
+
+        def __getitem__(self, i):
+            return [pt.rand(1).item(), python_random.random(), float(np.random.rand())]
+
+    started = []
+
+    def init(worker_id):
+        info = pt.utils.data.get_worker_info()
+        started.append((worker_id, info.id, info.seed))
+
+    loader = pt.utils.data.DataLoader(Draws(), batch_size=None, num_workers=2, worker_init_fn=init,
+                                      persistent_workers=True, generator=pt.Generator().manual_seed(3))
+    pt.manual_seed(0)
+    python_random.seed(0)
+    np.random.seed(0)
+    first = [list(map(float, draws)) for draws in loader]
+    after = [pt.rand(1).item(), python_random.random(), float(np.random.rand())]
+    pt.manual_seed(0)
+    python_random.seed(0)
+    np.random.seed(0)
+    assert after == [pt.rand(1).item(), python_random.random(), float(np.random.rand())]
+    second = [list(map(float, draws)) for draws in loader]
+    assert first[0] != first[1] and first[0] != first[2] and second != first
+    assert [(w, i) for w, i, _ in started] == [(0, 0), (1, 1)] and started[1][2] == started[0][2] + 1
+    fresh = pt.utils.data.DataLoader(Draws(), batch_size=None, num_workers=2,
+                                     generator=pt.Generator().manual_seed(3))
+    assert [list(map(float, draws)) for draws in fresh] == first
+
+
+def test_worker_option_errors_match_pytorch():
+    for options in ({"num_workers": 0, "prefetch_factor": 2}, {"persistent_workers": True}, {"timeout": -1},
+                    {"num_workers": 1, "prefetch_factor": -1}):
+        same_error(lambda lib: lib.utils.data.DataLoader([1, 2], **options))

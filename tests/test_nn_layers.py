@@ -60,6 +60,12 @@ CASES = {
     "Embedding": (lambda nn: nn.Embedding(10, 4), [torch.tensor([[1, 2, 2], [9, 0, 1]])], True, True),
     "Embedding padding": (lambda nn: nn.Embedding(10, 4, padding_idx=2), [torch.tensor([[1, 2, 2], [9, 0, 1]])],
                           True, True),
+    "Embedding max_norm": (lambda nn: nn.Embedding(10, 4, max_norm=1.0), [torch.tensor([[1, 2, 2], [9, 0, 1]])],
+                           True, True),
+    "Embedding max_norm L1": (lambda nn: nn.Embedding(10, 4, max_norm=1.5, norm_type=1.0),
+                              [torch.tensor([[1, 2, 2], [9, 0, 1]])], True, True),
+    "Embedding scale_grad_by_freq": (lambda nn: nn.Embedding(10, 4, padding_idx=0, scale_grad_by_freq=True),
+                                     [torch.tensor([[1, 2, 2], [9, 2, 1], [0, 0, 3]])], True, True),
     "Flatten": (lambda nn: nn.Flatten(), [IMAGE], True, True),
     "Identity": (lambda nn: nn.Identity(), [BATCH], True, True),
     "ReLU": (lambda nn: nn.ReLU(), [BATCH], True, True),
@@ -93,7 +99,7 @@ def test_layer_matches_pytorch(name):
 
 def test_case_count():
     """The table above is what runs: a change that silently drops cases fails here."""
-    assert len(CASES) == 47
+    assert len(CASES) == 50
 
 
 def test_multihead_attention_masks():
@@ -188,3 +194,17 @@ def test_layer_parameters_are_leaves_requiring_grad(lib):
     layer = lib.nn.Conv1d(2, 3, 2)
     assert all(p.is_leaf and p.requires_grad for p in layer.parameters())
     assert [n for n, _ in layer.named_parameters()] == ["weight", "bias"]
+
+
+def test_sparse_embedding_gradient_has_pytorchs_values():
+    """PyTorch's sparse=True gradient is a sparse COO tensor; pjtorch accepts the flag and gives the same values
+    densely (it has no sparse layout), so optimizers that take dense gradients train identically."""
+    torch.manual_seed(0)
+    theirs = torch.nn.Embedding(6, 3, sparse=True)
+    ours = pt.nn.Embedding(6, 3, sparse=True)
+    copy_state(theirs, ours)
+    indices = [[0, 2, 2], [5, 2, 1]]
+    theirs(torch.tensor(indices)).pow(2).sum().backward()
+    ours(pt.tensor(indices)).pow(2).sum().backward()
+    assert theirs.weight.grad.is_sparse and repr(ours) == repr(theirs) == "Embedding(6, 3, sparse=True)"
+    assert_close(ours.weight.grad, theirs.weight.grad.to_dense())

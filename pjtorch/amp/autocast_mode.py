@@ -2,8 +2,11 @@
 
 Inside `autocast(device_type, dtype)`, ops that gain from low precision (linear, convolution,
 matrix products, attention) cast their floating inputs to `dtype`, and ops that need range
-(losses, and on CUDA softmax and normalisation) cast them to float32, following PyTorch's
-per-device op lists. float64 inputs are never cast. The state is thread-local, per device type.
+(losses; on CPU 3-d pooling and some paddings; on CUDA also softmax, normalisation, exp, log,
+sum...) cast them to float32, following PyTorch's per-device op lists. Every other op runs in its inputs' dtype.
+float64 inputs are never cast. The state is thread-local, per device type.
+
+An op joins autocast by passing its tensor inputs through `cast_inputs(name, ...)` first.
 """
 from __future__ import annotations
 
@@ -17,10 +20,33 @@ from ..tensor.tensor import Tensor
 
 _DEFAULT_DTYPES = {"cuda": dtypes.float16, "cpu": dtypes.bfloat16}
 
-# Ops autocast runs in float32, by device type (PyTorch's "autocast to float32" lists, where pjtorch has the op).
-_LOSSES = frozenset({"mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "nll_loss", "cross_entropy",
-                     "binary_cross_entropy", "binary_cross_entropy_with_logits"})
-FLOAT32_OPS = {"cpu": _LOSSES, "cuda": _LOSSES | {"softmax", "log_softmax", "layer_norm"}}
+# PyTorch's cast policies (aten/src/ATen/autocast_mode.{h,cpp}), by device type, for the ops pjtorch has.
+# On CPU, einsum and tensordot are compositions of mm/bmm in PyTorch, so they end up in low precision too.
+_CONVOLUTIONS = frozenset({"conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d",
+                           "prelu", "linear", "matmul", "mm", "bmm", "addmm", "baddbmm", "addbmm", "linalg_vecdot",
+                           "scaled_dot_product_attention"})
+LOWER_PRECISION_OPS = {
+    "cpu": _CONVOLUTIONS | {"einsum", "tensordot"},
+    "cuda": _CONVOLUTIONS | {"einsum", "mv", "addmv", "addr", "chain_matmul", "linalg_multi_dot"},
+}
+_LOSSES = frozenset({"mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "nll_loss", "kl_div", "soft_margin_loss",
+                     "margin_ranking_loss", "cosine_embedding_loss", "hinge_embedding_loss", "poisson_nll_loss",
+                     "triplet_margin_loss", "multi_margin_loss", "multilabel_margin_loss",
+                     "binary_cross_entropy_with_logits", "cross_entropy", "cdist", "prod"})
+FLOAT32_OPS = {
+    "cpu": _LOSSES | {"binary_cross_entropy", "avg_pool3d", "max_pool3d", "adaptive_avg_pool3d", "reflection_pad1d",
+                      "reflection_pad2d", "replication_pad1d", "replication_pad2d", "replication_pad3d", "trace",
+                      "quantile", "nanquantile"},
+    "cuda": _LOSSES | {"acos", "asin", "cosh", "erfinv", "exp", "expm1", "log", "log10", "log2", "log1p",
+                       "reciprocal", "rsqrt", "sinh", "tan", "pow", "softplus", "layer_norm", "group_norm",
+                       "cosine_similarity", "dist", "pdist", "renorm", "logsumexp", "softmax", "log_softmax",
+                       "cumprod", "cumsum", "linalg_vector_norm", "linalg_matrix_norm", "norm", "sum"},
+}
+BCE_UNSAFE = ("torch.nn.functional.binary_cross_entropy and torch.nn.BCELoss are unsafe to autocast.\n"
+              "Many models use a sigmoid layer right before the binary cross entropy layer.\n"
+              "In this case, combine the two layers using torch.nn.functional.binary_cross_entropy_with_logits\n"
+              "or torch.nn.BCEWithLogitsLoss.  binary_cross_entropy_with_logits and BCEWithLogits are\n"
+              "safe to autocast.")
 
 
 class _State(threading.local):
@@ -96,22 +122,19 @@ def _castable(value, target: dtypes.dtype) -> bool:
             and value.dtype is not dtypes.float64)
 
 
-def lower_precision(*values) -> tuple:
-    """The inputs of a low-precision op (linear, conv, matmul, attention), cast as autocast wants them."""
+def cast_inputs(op_name: str, *values) -> tuple:
+    """`values` as autocast wants them for `op_name` on their device: in the autocast dtype for a low-precision op,
+    in float32 for a float32 op, unchanged otherwise (and whenever autocast is off)."""
     if not STATE.dtypes:
         return values
     device_type = next((v.device.type for v in values if isinstance(v, Tensor)), None)
     target = STATE.dtypes.get(device_type)
     if target is None:
         return values
-    return tuple(v.to(target) if _castable(v, target) else v for v in values)
-
-
-def float32_for(op_name: str, *values) -> tuple:
-    """The inputs of `op_name`, cast to float32 if autocast is on and the op is on its device's float32 list."""
-    if not STATE.dtypes:
-        return values
-    device_type = next((v.device.type for v in values if isinstance(v, Tensor)), None)
-    if device_type not in STATE.dtypes or op_name not in FLOAT32_OPS[device_type]:
-        return values
-    return tuple(v.to(dtypes.float32) if _castable(v, dtypes.float32) else v for v in values)
+    if op_name == "binary_cross_entropy" and device_type == "cuda":
+        raise RuntimeError(BCE_UNSAFE)
+    if op_name in LOWER_PRECISION_OPS[device_type]:
+        return tuple(v.to(target) if _castable(v, target) else v for v in values)
+    if op_name in FLOAT32_OPS[device_type]:
+        return tuple(v.to(dtypes.float32) if _castable(v, dtypes.float32) else v for v in values)
+    return values

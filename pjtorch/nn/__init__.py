@@ -1,7 +1,7 @@
-"""`torch.nn`: Module and Parameter, the layers, `functional`, `init` and `utils`."""
+"""`torch.nn`: Module, Parameter and Buffer, the layers, `functional`, `init` and `utils`."""
 from . import functional, init, utils
 from .modules import *  # noqa: F401,F403
 from .modules import __all__ as _modules_all
-from .parameter import Parameter
+from .parameter import Buffer, Parameter
 
-__all__ = ["Parameter", "functional", "init", "utils", *_modules_all]
+__all__ = ["Buffer", "Parameter", "functional", "init", "utils", *_modules_all]

@@ -1,4 +1,4 @@
-"""`nn.Parameter`: a Tensor a Module registers as trainable."""
+"""`nn.Parameter` (a Tensor a Module registers as trainable) and `nn.Buffer` (one it registers as state)."""
 from __future__ import annotations
 
 from ..tensor import factories
@@ -34,3 +34,23 @@ class Parameter(Tensor):
         if id(self) not in memo:
             memo[id(self)] = type(self)(self.data.clone(), self.requires_grad)
         return memo[id(self)]
+
+
+class _BufferMeta(type):
+    """`isinstance(t, Buffer)` is true for tensors `Buffer(...)` made: they are plain Tensors with a flag."""
+
+    def __instancecheck__(cls, instance) -> bool:
+        return isinstance(instance, Tensor) and getattr(instance, "_is_buffer", False)
+
+
+class Buffer(Tensor, metaclass=_BufferMeta):
+    """A tensor that, assigned to a Module attribute, becomes a buffer: part of the module's state (its
+    state_dict when `persistent`) but not a parameter. As in PyTorch, what it makes is a plain Tensor."""
+
+    def __new__(cls, data: Tensor | None = None, *, persistent: bool = True) -> Tensor:
+        if data is None:
+            data = factories.empty(0)
+        t = data.detach().requires_grad_(data.requires_grad)
+        t.persistent = persistent
+        t._is_buffer = True
+        return t

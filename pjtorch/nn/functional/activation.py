@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import warnings
 
-from ...amp.autocast_mode import float32_for
+from ...amp.autocast_mode import cast_inputs
 from ...tensor import functions
 from ...tensor.functions import UNARY_FUNCTIONS as _UNARY
 from ...tensor.tensor import Tensor
@@ -68,6 +68,7 @@ def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
 
 
 def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
+    (input,) = cast_inputs("softplus", input)
     return _apply("softplus", input, beta=beta, threshold=threshold)
 
 
@@ -84,18 +85,19 @@ def _implicit_dim(name: str, ndim: int, stacklevel: int) -> int:
 def softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype=None) -> Tensor:
     if dim is None:
         dim = _implicit_dim("softmax", input.ndim, _stacklevel)
-    (input,) = float32_for("softmax", input)
+    (input,) = cast_inputs("softmax", input)
     return functions.softmax(input, dim, dtype)
 
 
 def softmin(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype=None) -> Tensor:
     if dim is None:
         dim = _implicit_dim("softmin", input.ndim, _stacklevel)
+    (input,) = cast_inputs("softmax", input)
     return functions.softmax(-input, dim, dtype)
 
 
 def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype=None) -> Tensor:
     if dim is None:
         dim = _implicit_dim("log_softmax", input.ndim, _stacklevel)
-    (input,) = float32_for("log_softmax", input)
+    (input,) = cast_inputs("log_softmax", input)
     return functions.log_softmax(input, dim, dtype)

@@ -4,7 +4,7 @@ from __future__ import annotations
 import math
 
 from ... import dispatch
-from ...amp.autocast_mode import lower_precision
+from ...amp.autocast_mode import cast_inputs
 from ...ops import nn as nn_ops
 from ...tensor import dtypes, factories, functions, random
 from ...tensor.tensor import Tensor
@@ -27,7 +27,7 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn
                                  dropout_p: float = 0.0, is_causal: bool = False, scale: float | None = None,
                                  enable_gqa: bool = False) -> Tensor:
     """softmax(q kᵀ / √E + mask) v; a bool mask marks positions that take part, a float mask is added."""
-    query, key, value = lower_precision(query, key, value)
+    query, key, value = cast_inputs("scaled_dot_product_attention", query, key, value)
     if is_causal and attn_mask is not None:
         raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True")
     scale = 1.0 / math.sqrt(query.shape[-1]) if scale is None else float(scale)

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ... import dispatch
-from ...amp.autocast_mode import lower_precision
+from ...amp.autocast_mode import cast_inputs
 from ...ops import nn as nn_ops
 from ...tensor.tensor import Tensor
 from .._utils import ntuple, static
@@ -25,7 +25,7 @@ def conv3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, 
 
 def convolution(input: Tensor, weight: Tensor, bias: Tensor | None, stride, padding, dilation, groups: int,
                 spatial: int) -> Tensor:
-    input, weight, bias = lower_precision(input, weight, bias)
+    input, weight, bias = cast_inputs(f"conv{spatial}d", input, weight, bias)
     stride, dilation = ntuple(spatial, stride), ntuple(spatial, dilation)
     kernel = tuple(weight.shape[2:])
     pads = padding_pairs(padding, kernel, stride, dilation)

@@ -2,14 +2,14 @@
 from __future__ import annotations
 
 from ... import dispatch
-from ...amp.autocast_mode import lower_precision
+from ...amp.autocast_mode import cast_inputs
 from ...ops import nn as nn_ops
 from ...tensor.functions import _c_type_name
 from ...tensor.tensor import Tensor
 
 
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
-    input, weight, bias = lower_precision(input, weight, bias)
+    input, weight, bias = cast_inputs("linear", input, weight, bias)
     _check(input, weight)
     kind = "matrix" if input.ndim == 2 else "vector" if input.ndim == 1 else "batched"
     operands = (input, weight) if bias is None else (input, weight, bias)

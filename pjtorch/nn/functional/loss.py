@@ -6,7 +6,7 @@ import warnings
 import numpy as np
 
 from ... import dispatch
-from ...amp.autocast_mode import float32_for
+from ...amp.autocast_mode import cast_inputs
 from ...ops import nn as nn_ops
 from ...tensor import dtypes
 from ...tensor.tensor import Tensor
@@ -32,14 +32,14 @@ def _warn_if_broadcast(input: Tensor, target: Tensor) -> None:
 def mse_loss(input: Tensor, target: Tensor, size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
     reduction = _reduction(size_average, reduce, reduction)
     _warn_if_broadcast(input, target)
-    input, target = float32_for("mse_loss", input, target)
+    input, target = cast_inputs("mse_loss", input, target)
     return dispatch.apply(nn_ops.MSE_LOSS, (input, target), static(reduction=reduction))
 
 
 def l1_loss(input: Tensor, target: Tensor, size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
     reduction = _reduction(size_average, reduce, reduction)
     _warn_if_broadcast(input, target)
-    input, target = float32_for("l1_loss", input, target)
+    input, target = cast_inputs("l1_loss", input, target)
     return dispatch.apply(nn_ops.L1_LOSS[reduction], (input, target), static(reduction=reduction))
 
 
@@ -49,14 +49,14 @@ def smooth_l1_loss(input: Tensor, target: Tensor, size_average=None, reduce=None
     if beta < 0:
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
     _warn_if_broadcast(input, target)
-    input, target = float32_for("smooth_l1_loss", input, target)
+    input, target = cast_inputs("smooth_l1_loss", input, target)
     return dispatch.apply(nn_ops.SMOOTH_L1_LOSS, (input, target), static(reduction=reduction, beta=float(beta)))
 
 
 def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean", delta: float = 1.0) -> Tensor:
     reduction = _reduction(None, None, reduction)
     _warn_if_broadcast(input, target)
-    input, target = float32_for("huber_loss", input, target)
+    input, target = cast_inputs("huber_loss", input, target)
     return dispatch.apply(nn_ops.HUBER_LOSS, (input, target), static(reduction=reduction, delta=float(delta)))
 
 
@@ -79,7 +79,7 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_a
              reduce=None, reduction: str = "mean") -> Tensor:
     reduction = _reduction(size_average, reduce, reduction)
     _check_class_target(input, target, ignore_index)
-    input, weight = float32_for("nll_loss", input, weight)
+    input, weight = cast_inputs("nll_loss", input, weight)
     operands = (input, target) if weight is None else (input, target, weight)
     return dispatch.apply(nn_ops.NLL_LOSS[input.ndim > 2], operands,
                           static(reduction=reduction, ignore_index=ignore_index))
@@ -92,7 +92,7 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, s
     reduction = _reduction(size_average, reduce, reduction)
     if not 0.0 <= label_smoothing <= 1.0:
         raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
-    input, target, weight = float32_for("cross_entropy", input, target, weight)
+    input, target, weight = cast_inputs("cross_entropy", input, target, weight)
     extra = () if weight is None else (weight,)
     if target.is_floating_point():
         if target.shape != input.shape:
@@ -115,7 +115,7 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = 
         values = np.asarray(input._value(), np.float64)
         if not ((values >= 0) & (values <= 1)).all():
             raise RuntimeError("all elements of input should be between 0 and 1")
-    input, target, weight = float32_for("binary_cross_entropy", input, target, weight)
+    input, target, weight = cast_inputs("binary_cross_entropy", input, target, weight)
     extra = () if weight is None else (weight,)
     return dispatch.apply(nn_ops.BINARY_CROSS_ENTROPY, (input, target, *extra), static(reduction=reduction))
 
@@ -126,7 +126,7 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight: Tens
     reduction = _reduction(size_average, reduce, reduction)
     if target.shape != input.shape:
         raise ValueError(f"Target size ({target.shape}) must be the same as input size ({input.shape})")
-    input, target, weight, pos_weight = float32_for("binary_cross_entropy_with_logits", input, target, weight,
+    input, target, weight, pos_weight = cast_inputs("binary_cross_entropy_with_logits", input, target, weight,
                                                     pos_weight)
     extra = tuple(t for t in (weight, pos_weight) if t is not None)
     return dispatch.apply(nn_ops.BINARY_CROSS_ENTROPY_WITH_LOGITS, (input, target, *extra), static(

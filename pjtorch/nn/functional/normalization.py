@@ -4,7 +4,7 @@ from __future__ import annotations
 import math
 
 from ... import dispatch
-from ...amp.autocast_mode import float32_for
+from ...amp.autocast_mode import cast_inputs
 from ...autograd import grad_mode
 from ...ops import nn as nn_ops
 from ...tensor.tensor import Tensor
@@ -43,7 +43,7 @@ def layer_norm(input: Tensor, normalized_shape, weight: Tensor | None = None, bi
         expected = ", ".join(map(str, shape))
         raise RuntimeError(f"Given normalized_shape={list(shape)}, expected input with shape [*, {expected}], but got "
                            f"input of size{list(input.shape)}")
-    (input,) = float32_for("layer_norm", input)
+    (input,) = cast_inputs("layer_norm", input)
     axes = tuple(range(input.ndim - len(shape), input.ndim))
     return dispatch.apply(nn_ops.LAYER_NORM, (input, *_affine_operands(weight, bias)),
                           static(axes=axes, eps=eps, has_weight=weight is not None, has_bias=bias is not None))

@@ -2,9 +2,14 @@
 from __future__ import annotations
 
 from ... import dispatch
+from ...amp.autocast_mode import cast_inputs
 from ...ops import nn as nn_ops
 from ...tensor.tensor import Tensor
 from .._utils import static
+
+
+# The kernel names autocast's op lists use for these modes.
+_KERNEL_NAMES = {"reflect": "reflection", "replicate": "replication"}
 
 
 def pad(input: Tensor, pad, mode: str = "constant", value: float | None = None) -> Tensor:
@@ -29,4 +34,5 @@ def pad(input: Tensor, pad, mode: str = "constant", value: float | None = None) 
                 raise RuntimeError(f"Argument #4: Padding size should be less than the corresponding input dimension, "
                                    f"but got: padding ({low}, {high}) at dimension {dim} of input {list(input.shape)}")
     op = nn_ops.PAD["circular"] if mode == "circular" else nn_ops.PAD[(mode, len(pairs))]
+    (input,) = cast_inputs(f"{_KERNEL_NAMES.get(mode, mode)}_pad{len(pairs)}d", input)
     return dispatch.apply(op, (input,), static(pad_width=width, mode=mode, value=0))

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from ... import dispatch
+from ...amp.autocast_mode import cast_inputs
 from ...ops import nn as nn_ops
 from ...tensor.tensor import Tensor
 from .._utils import ntuple, static
@@ -22,6 +23,7 @@ def _max_pool(input: Tensor, spatial: int, kernel_size, stride, padding, dilatio
               return_indices: bool):
     kernel, stride, padding, dilation = _window_args(spatial, kernel_size, stride, padding, dilation)
     _check_input(f"max_pool{spatial}d", input, spatial)
+    (input,) = cast_inputs(f"max_pool{spatial}d", input)
     for k, p, d in zip(kernel, padding, dilation):
         if p * 2 > (k - 1) * d + 1:
             raise RuntimeError(f"pad should be at most half of effective kernel size, but got pad={p}, "
@@ -54,6 +56,7 @@ def _avg_pool(input: Tensor, spatial: int, kernel_size, stride, padding, ceil_mo
               divisor_override) -> Tensor:
     kernel, stride, padding, _ = _window_args(spatial, kernel_size, stride, padding)
     _check_input(f"avg_pool{spatial}d", input, spatial)
+    (input,) = cast_inputs(f"avg_pool{spatial}d", input)
     for k, p in zip(kernel, padding):
         if p * 2 > k:
             raise RuntimeError(f"pad should be at most half of effective kernel size, but got pad={p}, "
@@ -86,6 +89,7 @@ def avg_pool3d(input: Tensor, kernel_size, stride=None, padding=0, ceil_mode: bo
 
 def _adaptive_avg_pool(input: Tensor, spatial: int, output_size) -> Tensor:
     _check_input(f"adaptive_avg_pool{spatial}d", input, spatial)
+    (input,) = cast_inputs(f"adaptive_avg_pool{spatial}d", input)
     sizes = tuple(input.shape[-spatial:])
     output = tuple(size if wanted is None else wanted for size, wanted in zip(sizes, ntuple(spatial, output_size)))
     if spatial == 2 and output == (1, 1):

@@ -1,11 +1,14 @@
 """Lookups by integer index: embedding and one_hot."""
 from __future__ import annotations
 
+import jax
+import jax.numpy as jnp
 import numpy as np
 
 from ... import dispatch
 from ...autograd import grad_mode
 from ...ops import nn as nn_ops
+from ...ops.registry import Op
 from ...tensor import dtypes
 from ...tensor.tensor import Tensor
 from .._utils import static
@@ -16,9 +19,29 @@ def _host_values(t: Tensor) -> np.ndarray | None:
     return np.asarray(t._value()) if t.device.type == "cpu" and t.numel() else None
 
 
+@jax.custom_vjp
+def _scale_gradient(x, scale):
+    return x
+
+
+_scale_gradient.defvjp(lambda x, scale: (x, scale), lambda scale, g: (g * scale, None))
+
+
+def _embedding_scaled_by_frequency(weight, indices, padding_idx):
+    """embedding whose gradient for each row is divided by how many times `indices` looks that row up."""
+    counts = jnp.zeros(weight.shape[0], weight.dtype).at[indices.reshape(-1)].add(1)
+    scale = (1 / jnp.maximum(counts, 1))[:, None]
+    return nn_ops.EMBEDDING.fn(_scale_gradient(weight, scale), indices, padding_idx)
+
+
+EMBEDDING_SCALED = Op("embedding", _embedding_scaled_by_frequency, grad_name="EmbeddingBackward0", promote="none")
+
+
 def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None, max_norm: float | None = None,
               norm_type: float = 2.0, scale_grad_by_freq: bool = False, sparse: bool = False) -> Tensor:
-    """Rows of `weight` at `input`; the padding row gets no gradient; max_norm renormalises used rows in place."""
+    """Rows of `weight` at `input`; the padding row gets no gradient; max_norm renormalises used rows in place;
+    scale_grad_by_freq divides each row's gradient by its count in `input`. With sparse=True the gradient is
+    the same values as a dense tensor (pjtorch has no sparse layout)."""
     if input.dtype not in (dtypes.int64, dtypes.int32):
         raise RuntimeError("Expected tensor for argument #1 'indices' to have one of the following scalar types: "
                            f"Long, Int; but got torch.{dtypes.LEGACY_NAMES[input.dtype]} instead (while checking "
@@ -35,7 +58,8 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None, max
         with grad_mode.no_grad():
             dispatch.apply_inplace(nn_ops.EMBEDDING_RENORM, weight, (input,),
                                    static(max_norm=float(max_norm), norm_type=float(norm_type)))
-    return dispatch.apply(nn_ops.EMBEDDING, (weight, input), static(padding_idx=padding_idx))
+    op = EMBEDDING_SCALED if scale_grad_by_freq else nn_ops.EMBEDDING
+    return dispatch.apply(op, (weight, input), static(padding_idx=padding_idx))
 
 
 def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:

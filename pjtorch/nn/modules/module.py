@@ -14,8 +14,8 @@ from ...autograd import grad_mode
 from ...tensor import dtypes
 from ...tensor.device import device as Device
 from ...tensor.tensor import Tensor
-from ...utils.hooks import RemovableHandle
-from ..parameter import Parameter
+from ...utils.hooks import BackwardHook, RemovableHandle
+from ..parameter import Buffer, Parameter
 
 
 def typename(value: Any) -> str:
@@ -64,6 +64,8 @@ class Module:
         setattr_(self, "_buffers", {})
         setattr_(self, "_non_persistent_buffers_set", set())
         setattr_(self, "_modules", {})
+        setattr_(self, "_backward_pre_hooks", OrderedDict())
+        setattr_(self, "_backward_hooks", OrderedDict())
         setattr_(self, "_forward_hooks", OrderedDict())
         setattr_(self, "_forward_hooks_with_kwargs", {})
         setattr_(self, "_forward_pre_hooks", OrderedDict())
@@ -74,11 +76,13 @@ class Module:
 
     # ----- calling ------------------------------------------------------------------------------
     def __call__(self, *args, **kwargs):
-        if not (self._forward_hooks or self._forward_pre_hooks):
+        if not (self._forward_hooks or self._forward_pre_hooks or self._backward_hooks or self._backward_pre_hooks):
             return self.forward(*args, **kwargs)
         return self._call_with_hooks(args, kwargs)
 
     def _call_with_hooks(self, args: tuple, kwargs: dict):
+        """PyTorch's order: forward pre-hooks, backward hooks on the inputs, forward, forward hooks, backward hooks
+        on the outputs."""
         for hook_id, hook in list(self._forward_pre_hooks.items()):
             if hook_id in self._forward_pre_hooks_with_kwargs:
                 result = hook(self, args, kwargs)
@@ -91,6 +95,11 @@ class Module:
                 result = hook(self, args)
                 if result is not None:
                     args = result if isinstance(result, tuple) else (result,)
+        backward_hook = None
+        if self._backward_hooks or self._backward_pre_hooks:
+            backward_hook = BackwardHook(self, list(self._backward_hooks.values()),
+                                         list(self._backward_pre_hooks.values()))
+            args = backward_hook.setup_input_hook(args)
         output = self.forward(*args, **kwargs)
         for hook_id, hook in list(self._forward_hooks.items()):
             if hook_id in self._forward_hooks_with_kwargs:
@@ -99,6 +108,8 @@ class Module:
                 result = hook(self, args, output)
             if result is not None:
                 output = result
+        if backward_hook is not None:
+            output = backward_hook.setup_output_hook(output)
         return output
 
     def register_forward_pre_hook(self, hook: Callable, *, prepend: bool = False,
@@ -111,6 +122,17 @@ class Module:
                               always_call: bool = False) -> RemovableHandle:
         """`hook(module, args, output)` runs after forward; a returned value replaces the output."""
         return self._register_hook(self._forward_hooks, self._forward_hooks_with_kwargs, hook, prepend, with_kwargs)
+
+    def register_full_backward_pre_hook(self, hook: Callable, prepend: bool = False) -> RemovableHandle:
+        """`hook(module, grad_output)` runs when the gradients of the outputs are known; a returned tuple replaces
+        grad_output."""
+        return self._register_hook(self._backward_pre_hooks, {}, hook, prepend, False)
+
+    def register_full_backward_hook(self, hook: Callable, prepend: bool = False) -> RemovableHandle:
+        """`hook(module, grad_input, grad_output)` runs when the gradients of the positional inputs are known; a
+        returned tuple replaces grad_input. Entries for non-tensor inputs (or all, when no input requires grad)
+        are None."""
+        return self._register_hook(self._backward_hooks, {}, hook, prepend, False)
 
     @staticmethod
     def _register_hook(hooks: OrderedDict, with_kwargs_ids: dict, hook: Callable, prepend: bool,
@@ -202,7 +224,9 @@ class Module:
                 modules[name] = value
             else:
                 buffers = self.__dict__.get("_buffers")
-                if buffers is not None and name in buffers:
+                if isinstance(value, Buffer):
+                    self.register_buffer(name, value, value.persistent)
+                elif buffers is not None and name in buffers:
                     if value is not None and not isinstance(value, Tensor):
                         raise TypeError(f"cannot assign '{typename(value)}' as buffer '{name}' "
                                         "(torch.nn.Buffer, torch.Tensor or None expected)")

@@ -1,15 +1,25 @@
 """DataLoader: samples or batches from a dataset, in sampler order, collated.
 
-Loading happens in the calling process (`num_workers` is accepted and ignored: batches are
-built from device arrays, so worker processes would only add copies). A TensorDataset with the
-default collate (directly or through Subsets) is batched by one indexing op per tensor instead
-of one read per sample.
+Loading happens in the calling process: batches are built from device arrays, so worker
+processes would only add copies. With `num_workers > 0` the workers are emulated in turn, as
+PyTorch's behave: each has its own shallow copy of the dataset, its own random state (seeded
+base_seed + id, after which `worker_init_fn(id)` runs) and `get_worker_info()`; map-style batches
+go to the workers round robin and come back in order, and an IterableDataset is iterated by every
+worker, their batches interleaved round robin. A TensorDataset with the default collate (directly
+or through Subsets) is batched by one indexing op per tensor instead of one read per sample.
 """
 from __future__ import annotations
 
+import contextlib
+import copy
+import dataclasses
+import random as python_random
+import threading
 from typing import Callable, Iterator
 
-from ...tensor import dtypes, factories
+import numpy as np
+
+from ...tensor import dtypes, factories, random
 from .collate import default_collate, default_convert
 from .dataset import Dataset, IterableDataset, Subset, TensorDataset
 from .sampler import BatchSampler, RandomSampler, Sampler, SequentialSampler
@@ -25,8 +35,20 @@ class DataLoader:
         if num_workers < 0:
             raise ValueError("num_workers option should be non-negative; use num_workers=0 to disable "
                              "multiprocessing.")
+        if timeout < 0:
+            raise ValueError("timeout option should be non-negative")
+        if num_workers == 0 and prefetch_factor is not None:
+            raise ValueError("prefetch_factor option could only be specified in multiprocessing.let num_workers > 0 "
+                             "to enable multiprocessing, otherwise set prefetch_factor to None.")
+        if num_workers > 0 and prefetch_factor is None:
+            prefetch_factor = 2
+        elif prefetch_factor is not None and prefetch_factor < 0:
+            raise ValueError("prefetch_factor option should be non-negative")
+        if persistent_workers and num_workers == 0:
+            raise ValueError("persistent_workers option needs num_workers > 0")
         self.dataset, self.num_workers, self.pin_memory, self.timeout = dataset, num_workers, pin_memory, timeout
         self.worker_init_fn, self.generator, self.prefetch_factor = worker_init_fn, generator, prefetch_factor
+        self.persistent_workers, self._persistent = persistent_workers, None
         self._iterable = isinstance(dataset, IterableDataset)
         if self._iterable:
             if shuffle not in (False, None):
@@ -54,35 +76,69 @@ class DataLoader:
         self.collate_fn = collate_fn or (default_collate if self._auto_collation else default_convert)
 
     def __iter__(self) -> Iterator:
+        if self.num_workers:
+            return self._iterate_workers(self._workers())
         if self._iterable:
-            return self._iterate_stream()
+            return self._iterate_stream(self.dataset)
         if self.batch_sampler is None:
             return (self.collate_fn(self.dataset[index]) for index in self.sampler)
-        return (self._fetch(indices) for indices in self.batch_sampler)
+        return (self._fetch(self.dataset, indices) for indices in self.batch_sampler)
 
-    def _fetch(self, indices: list):
+    def _fetch(self, dataset, indices: list):
         if self.collate_fn is default_collate:
-            tensors, rows = _tensor_rows(self.dataset, indices)
+            tensors, rows = _tensor_rows(dataset, indices)
             if tensors is not None:
                 rows = factories.tensor(rows, dtype=dtypes.int64, device=tensors[0].device)
                 return [t[rows] for t in tensors]
-        getitems = getattr(self.dataset, "__getitems__", None)
-        samples = getitems(indices) if getitems is not None else [self.dataset[i] for i in indices]
+        getitems = getattr(dataset, "__getitems__", None)
+        samples = getitems(indices) if getitems is not None else [dataset[i] for i in indices]
         return self.collate_fn(samples)
 
-    def _iterate_stream(self) -> Iterator:
+    def _iterate_stream(self, dataset) -> Iterator:
         if not self._auto_collation:
-            for sample in self.dataset:
+            for sample in dataset:
                 yield self.collate_fn(sample)
             return
         batch = []
-        for sample in self.dataset:
+        for sample in dataset:
             batch.append(sample)
             if len(batch) == self.batch_size:
                 yield self.collate_fn(batch)
                 batch = []
         if batch and not self.drop_last:
             yield self.collate_fn(batch)
+
+    def _workers(self) -> list:
+        """This epoch's emulated workers: new ones each epoch, or the same ones with persistent_workers."""
+        if self._persistent is not None:
+            return self._persistent
+        base_seed = random.randint(0, 2 ** 63 - 1, (), dtype=dtypes.int64, generator=self.generator).item()
+        workers = [_Worker(self, worker_id, base_seed) for worker_id in range(self.num_workers)]
+        if self.persistent_workers:
+            self._persistent = workers
+        return workers
+
+    def _iterate_workers(self, workers: list) -> Iterator:
+        if not self._iterable:
+            tasks = self.batch_sampler if self.batch_sampler is not None else self.sampler
+            for number, task in enumerate(tasks):
+                worker = workers[number % len(workers)]
+                with worker.running():
+                    dataset = worker.info.dataset
+                    batch = self._fetch(dataset, task) if self.batch_sampler is not None else self.collate_fn(
+                        dataset[task])
+                yield batch
+            return
+        streams = [(worker, self._iterate_stream(worker.info.dataset)) for worker in workers]
+        while streams:
+            for stream in list(streams):
+                worker, batches = stream
+                with worker.running():
+                    batch = next(batches, _EXHAUSTED)
+                if batch is _EXHAUSTED:
+                    streams.remove(stream)
+                else:
+                    yield batch
 
     def __len__(self) -> int:
         if self._iterable:
@@ -103,6 +159,64 @@ def _tensor_rows(dataset, indices: list) -> tuple:
     return None, None
 
 
-def get_worker_info() -> None:
-    """Always None: pjtorch loads in the main process."""
-    return None
+@dataclasses.dataclass(frozen=True)
+class WorkerInfo:
+    """What `get_worker_info()` returns inside a worker."""
+
+    id: int
+    num_workers: int
+    seed: int
+    dataset: object
+    rng: object = None
+    worker_method: str | None = "multiprocessing"
+
+
+class _Current(threading.local):
+    info: WorkerInfo | None = None
+
+
+_CURRENT = _Current()
+_EXHAUSTED = object()
+
+
+class _Worker:
+    """One emulated worker: its WorkerInfo (with its own shallow copy of the dataset) and its random states
+    (pjtorch's, Python's and NumPy's global generators), swapped in while it loads."""
+
+    def __init__(self, loader: DataLoader, worker_id: int, base_seed: int) -> None:
+        seed = base_seed + worker_id
+        self.info = WorkerInfo(worker_id, loader.num_workers, seed, copy.copy(loader.dataset))
+        self.states = _random_states()
+        with self.running():
+            random.manual_seed(seed)
+            python_random.seed(seed)
+            np.random.seed(np.random.SeedSequence([worker_id, base_seed]).generate_state(4))
+            if loader.worker_init_fn is not None:
+                loader.worker_init_fn(worker_id)
+
+    @contextlib.contextmanager
+    def running(self) -> Iterator[None]:
+        main = _random_states()
+        _set_random_states(self.states)
+        _CURRENT.info = self.info
+        try:
+            yield
+        finally:
+            _CURRENT.info = None
+            self.states = _random_states()
+            _set_random_states(main)
+
+
+def _random_states() -> tuple:
+    return random.get_rng_state(), python_random.getstate(), np.random.get_state()
+
+
+def _set_random_states(states: tuple) -> None:
+    random.set_rng_state(states[0])
+    python_random.setstate(states[1])
+    np.random.set_state(states[2])
+
+
+def get_worker_info() -> WorkerInfo | None:
+    """The current worker's WorkerInfo while a worker loads; None in the main process."""
+    return _CURRENT.info
