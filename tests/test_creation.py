@@ -59,6 +59,9 @@ TENSOR_WITH_DTYPE = {
     "multi-element-tensors-float": (None, "float32"), "scalar-uint8-overflow": (300, "uint8"),
     "scalar-uint8-wrap": (-1, "uint8"), "scalar-int32": (2.7, "int32"), "int64-big-into-float": ([2 ** 63], "float32"),
     "complex": ([1, 2], "complex64"), "float64": ([0.1, 0.2], "float64"),
+    "complex-into-float": ([1j, 2], "float32"), "complex-zero-imag-into-float": ([1 + 0j], "float64"),
+    "complex-into-int": ([1j, 2], "int64"), "scalar-complex-into-float": (1j, "float32"),
+    "scalar-complex-into-int": (2 + 0j, "int32"),
 }
 
 
@@ -74,7 +77,7 @@ def test_tensor_with_dtype_converts_as_torch(name):
 
 
 def test_tensor_table_sizes():
-    assert (len(TENSOR_DATA), len(TENSOR_WITH_DTYPE)) == (41, 18)
+    assert (len(TENSOR_DATA), len(TENSOR_WITH_DTYPE)) == (41, 23)
 
 
 @st.composite
@@ -214,6 +217,13 @@ FACTORIES = {
     "full-bool": lambda m: m.full((2,), True), "full-complex": lambda m: m.full((2,), 1j),
     "full-dtype": lambda m: m.full((2,), 3, dtype=m.float64),
     "full-tensor-value": lambda m: m.full([2, 1], m.tensor(3.5)),
+    "full-complex-into-float": lambda m: m.full((2,), 1j, dtype=m.float32),
+    "full-complex-zero-imag": lambda m: m.full((2,), 2 + 0j, dtype=m.int64),
+    "full-uint8-overflow": lambda m: m.full((2,), 256, dtype=m.uint8),
+    "full-uint8-wraps": lambda m: m.full((2,), -3, dtype=m.uint8),
+    "full-float-into-int": lambda m: m.full((2,), 2.5, dtype=m.int64),
+    "zeros-no-size": lambda m: m.zeros(), "ones-no-size": lambda m: m.ones(dtype=m.int64),
+    "empty-no-size": lambda m: m.empty(requires_grad=True),
     "eye": lambda m: m.eye(3), "eye-rect": lambda m: m.eye(2, 3), "eye-int": lambda m: m.eye(3, 2, dtype=m.int64),
     "eye-0": lambda m: m.eye(0), "eye-negative-n": lambda m: m.eye(-1), "eye-negative-m": lambda m: m.eye(2, -1),
     "arange": lambda m: m.arange(5), "arange-start": lambda m: m.arange(1, 4),
@@ -243,7 +253,13 @@ def test_factory_matches_torch(name):
 
 
 def test_factory_table_size():
-    assert len(FACTORIES) == 53
+    assert len(FACTORIES) == 61
+
+
+@pytest.mark.parametrize("factory", ["rand", "randn", "full"])
+def test_factories_without_a_size_raise_type_error_as_torch(factory):
+    """PyTorch's messages here come from its argument parser (listing every signature): the type must agree."""
+    same(lambda m: getattr(m, factory)(), message=False)
 
 
 def test_empty_has_shape_and_dtype():

@@ -96,7 +96,25 @@ def test_default_dtypes_are_float32_and_int64():
     assert pjtorch.tensor([1j]).dtype is pjtorch.complex64
 
 
+def test_memory_formats_print_as_torch(torch):
+    for name in ("contiguous_format", "preserve_format"):
+        assert repr(getattr(pjtorch, name)) == repr(getattr(torch, name))
+        assert isinstance(getattr(pjtorch, name), pjtorch.memory_format)
+
+
 # ----- promotion -----------------------------------------------------------------------------------
+
+@pytest.mark.filterwarnings("ignore:ComplexHalf support is experimental")
+def test_float16_with_complex_promotes_as_torch_with_complex32_widened(torch):
+    """promote_types(float16, complex64) is complex64 in both. A float16 tensor with a complex number (or 0-dim
+    complex tensor) is complex32 in PyTorch, which JAX has no type for: pjtorch gives complex64, same values."""
+    assert pjtorch.promote_types(pjtorch.float16, pjtorch.complex64) is pjtorch.complex64
+    assert name_of(torch.promote_types(torch.float16, torch.complex64)) == "complex64"
+    for other in (lambda m: 1 + 2j, lambda m: m.tensor(1 + 2j)):
+        ours = pjtorch.tensor([0.5, 2.0], dtype=pjtorch.float16) + other(pjtorch)
+        theirs = torch.tensor([0.5, 2.0], dtype=torch.float16) + other(torch)
+        assert str(theirs.dtype) == "torch.complex32" and ours.dtype is pjtorch.complex64
+        assert ours.tolist() == theirs.tolist()
 
 def test_promote_types_matches_torch_for_every_pair(torch):
     pairs = list(itertools.product(ALL, ALL))

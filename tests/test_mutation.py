@@ -1,6 +1,6 @@
 """Mutation against real PyTorch: the in-place form of every elementwise op, copy_/fill_/zero_/
-masked_fill_/index_put_, augmented assignment, writes through views, dtype-cast errors, and one
-version counter per storage shared by views and detach() (but not .data)."""
+masked_fill_/index_put_, augmented assignment, writes through views, dtype-cast errors, in-place view
+ops (t_, unsqueeze_, ...), and one version counter per storage shared by views and detach() (but not .data)."""
 from __future__ import annotations
 
 import operator
@@ -8,7 +8,7 @@ import operator
 import pytest
 
 import pjtorch
-from tensor_oracle import same
+from tensor_oracle import reference, same
 
 UNARY = ("abs_ absolute_ acos_ arccos_ acosh_ arccosh_ asin_ arcsin_ asinh_ arcsinh_ atan_ arctan_ atanh_ arctanh_ "
          "ceil_ cos_ cosh_ deg2rad_ digamma_ erf_ erfc_ erfinv_ exp_ exp2_ expm1_ fix_ floor_ frac_ i0_ lgamma_ log_ "
@@ -20,18 +20,11 @@ BINARY = ("add_ sub_ subtract_ mul_ multiply_ div_ divide_ true_divide_ floor_di
           "ldexp_ nextafter_").split()
 INTEGER_ONLY = ("bitwise_not_ bitwise_and_ bitwise_or_ bitwise_xor_ bitwise_left_shift_ bitwise_right_shift_ gcd_ "
                 "lcm_").split()
-# Elementwise in-place methods PyTorch has and pjtorch does not bind yet (tensor/methods.py).
-UNBOUND = {"deg2rad_", "rad2deg_", "heaviside_", "ldexp_", "nextafter_", "gcd_", "lcm_"}
 
 FLOATS = [-1.5, -0.25, 0.5, 0.75]
 FLOAT_OTHER = [0.5, 2.0, -0.25, 0.75]
 INTEGERS = [6, -3, 4, 12]
 INTEGER_OTHER = [4, 2, 1, 3]
-
-
-def in_place_params(names: list) -> list:
-    return [pytest.param(name, marks=pytest.mark.xfail(strict=True, reason="not bound in tensor/methods.py"))
-            if name in UNBOUND else name for name in names]
 
 
 def applied_in_place(m, name: str, values: list, others: tuple, dtype: str = "float32"):
@@ -43,25 +36,25 @@ def applied_in_place(m, name: str, values: list, others: tuple, dtype: str = "fl
     return x, returned is x, x._version - version
 
 
-@pytest.mark.parametrize("name", in_place_params(UNARY))
+@pytest.mark.parametrize("name", UNARY)
 def test_unary_in_place_matches_torch(name):
     others = (0.0,) if name in ("clamp_", "clip_") else ()
     same(lambda m: applied_in_place(m, name, FLOATS, others))
 
 
-@pytest.mark.parametrize("name", in_place_params(BINARY))
+@pytest.mark.parametrize("name", BINARY)
 def test_binary_in_place_matches_torch(name):
     same(lambda m: applied_in_place(m, name, FLOATS, (FLOAT_OTHER,)))
 
 
-@pytest.mark.parametrize("name", in_place_params(INTEGER_ONLY))
+@pytest.mark.parametrize("name", INTEGER_ONLY)
 def test_integer_in_place_matches_torch(name):
     others = () if name == "bitwise_not_" else (INTEGER_OTHER,)
     same(lambda m: applied_in_place(m, name, INTEGERS, others, "int64"))
 
 
 def test_in_place_tables_size():
-    assert (len(UNARY), len(BINARY), len(INTEGER_ONLY), len(UNBOUND)) == (57, 37, 8, 7)
+    assert (len(UNARY), len(BINARY), len(INTEGER_ONLY)) == (57, 37, 8)
 
 
 IN_PLACE_WITH_SCALARS = {
@@ -74,7 +67,7 @@ IN_PLACE_WITH_SCALARS = {
 }
 
 
-@pytest.mark.parametrize("name", in_place_params(list(IN_PLACE_WITH_SCALARS)))
+@pytest.mark.parametrize("name", IN_PLACE_WITH_SCALARS)
 def test_in_place_with_scalars_and_keywords_matches_torch(name):
     apply = IN_PLACE_WITH_SCALARS[name]
 
@@ -106,6 +99,10 @@ CAST_CASES = {
     "float-bitwise": lambda m: m.tensor([1.0]).bitwise_and_(3),
     "float-eq": lambda m: m.tensor([1.0, 2.0]).eq_(1),
     "int-lt-float": lambda m: m.tensor([1, 2]).lt_(1.5),
+    "int-eq-float-tensor": lambda m: m.tensor([1, 2]).eq_(m.tensor([1.0, 2.5])),
+    "bool-ge-float": lambda m: m.tensor([True, False]).ge_(0.5),
+    "int-gcd-float": lambda m: m.tensor([4, 6]).gcd_(m.tensor([2.0, 3.0])),
+    "int-mul-complex": lambda m: m.tensor([1, 2]).mul_(1j),
     "int-logical-and": lambda m: m.tensor([1, 2]).logical_and_(m.tensor([True, False])),
     "int-sigmoid": lambda m: m.tensor([1, 2]).sigmoid_(),
     "broadcast-too-big": lambda m: m.tensor([1.0, 2.0, 3.0]).add_(m.ones(2, 3)),
@@ -113,7 +110,6 @@ CAST_CASES = {
     "size-mismatch": lambda m: m.ones(3).add_(m.ones(2)),
 }
 CAST_BUGS = {
-    "int-lt-float": "dispatch.apply_inplace checks castability of the promoted inputs, not the bool result",
     "float-bitwise": "message names 'bitwise_and', torch 'bitwise_and_cpu'",
 }
 
@@ -130,7 +126,11 @@ FILLS = {
     "copy": lambda m, x: x.copy_(m.tensor([1, 2, 3, 4])),
     "copy-truncates": lambda m, x: m.ones(3, dtype=m.int32).copy_(m.tensor([1.7, -2.7, 3.0])),
     "copy-broadcast": lambda m, x: m.ones(2, 4).copy_(x), "copy-too-big": lambda m, x: x.copy_(m.ones(2, 4)),
-    "copy-non-tensor": lambda m, x: x.copy_([1, 2, 3, 4]),
+    "copy-non-tensor": lambda m, x: x.copy_([1, 2, 3, 4]), "copy-none": lambda m, x: x.copy_(None),
+    "copy-number": lambda m, x: x.copy_(5), "copy-bool": lambda m, x: x.copy_(True),
+    "copy-float-into-int": lambda m, x: m.zeros(2, dtype=m.int64).copy_(2.5),
+    "copy-complex-into-complex": lambda m, x: m.zeros(2, dtype=m.complex64).copy_(1 + 2j),
+    "copy-number-keyword": lambda m, x: x.copy_(other=3.5),
     "copy-into-view": lambda m, x: x.view(2, 2).t().copy_(m.tensor([[1.0, 2.0], [3.0, 4.0]])),
     "fill": lambda m, x: x.fill_(2.5), "fill-0dim-tensor": lambda m, x: x.fill_(m.tensor(2.5)),
     "fill-1d-tensor": lambda m, x: x.fill_(m.tensor([1.0])),
@@ -141,6 +141,10 @@ FILLS = {
     "masked_fill-1d-value": lambda m, x: x.masked_fill_(x > 0, m.tensor([2.5])),
     "masked_fill-int-mask": lambda m, x: x.masked_fill_(m.tensor([1, 0, 1, 0]), 5),
     "masked_fill-bad-shape": lambda m, x: x.view(2, 2).masked_fill_(m.tensor([True, False, True]), 5),
+    "masked_fill-bigger-mask": lambda m, x: x[:2].masked_fill_(m.ones(2, 2, dtype=m.bool), 5),
+    "masked_fill-out-of-place-bad-shape": lambda m, x: x.view(2, 2).masked_fill(m.tensor([True, False, True]), 5),
+    "masked_fill-out-of-place-bigger-mask": lambda m, x: x[:2].masked_fill(m.tensor([[True], [False]]), 5),
+    "masked_fill-out-of-place-1d-value": lambda m, x: m.masked_fill(x, x > 0, m.tensor([2.5])),
     "masked_fill-int-target": lambda m, x: m.zeros(3, dtype=m.int64).masked_fill_(m.tensor([True, False, True]), 2.5),
     "index_put-accumulate": lambda m, x: m.zeros(5).index_put_((m.tensor([0, 2, 0]),), m.tensor(1.0), accumulate=True),
     "index_put": lambda m, x: m.zeros(5).index_put_((m.tensor([0, 2]),), m.tensor([1.0, 2.0])),
@@ -152,16 +156,9 @@ FILLS = {
     "index_put-row": lambda m, x: m.zeros(2, 3).index_put_([m.tensor([0, 1])], m.tensor([1.0, 2.0, 3.0])),
     "index_put-out-of-place": lambda m, x: m.index_put(x, (m.tensor([1]),), m.tensor(9.0)),
 }
-FILL_BUGS = {
-    "copy-non-tensor": "functions.copy_ refuses a Python number; torch fills with it",
-    "masked_fill-1d-value": "functions.masked_fill_ accepts a 1-d value; torch requires 0-dim",
-    "masked_fill-int-mask": "masked_fill_'s dtype name is 'long', torch's 'long int'",
-    "masked_fill-bad-shape": "masked_fill_ lets a JAX broadcasting error through",
-}
 
 
-@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=FILL_BUGS[n]))
-                                  if n in FILL_BUGS else n for n in FILLS])
+@pytest.mark.parametrize("name", FILLS)
 def test_fills_and_puts_match_torch(name):
     fill = FILLS[name]
 
@@ -172,19 +169,95 @@ def test_fills_and_puts_match_torch(name):
     same(run)
 
 
+def test_copy_of_a_complex_number_into_a_real_tensor_warns_and_keeps_the_real_part():
+    torch = reference()
+    for m in (torch, pjtorch):
+        with pytest.warns(UserWarning, match="Casting complex values to real discards the imaginary part"):
+            x = m.zeros(2).copy_(2 + 1j)
+        assert x.tolist() == [2.0, 2.0]
+
+
+# A Python number written into a tensor is converted as PyTorch's checked_convert does: a complex one with a
+# nonzero imaginary part, or one out of the dtype's range, is an error, never silently cut.
+NUMBER_WRITES = {
+    "fill-complex": lambda m: m.zeros(2).fill_(1j), "fill-complex-zero-imag": lambda m: m.zeros(2).fill_(2 + 0j),
+    "fill-int-complex": lambda m: m.zeros(2, dtype=m.int64).fill_(1j),
+    "fill-bool-complex": lambda m: m.zeros(2, dtype=m.bool).fill_(1j),
+    "fill-uint8-overflow": lambda m: m.zeros(2, dtype=m.uint8).fill_(300),
+    "fill-uint8-wraps": lambda m: m.zeros(2, dtype=m.uint8).fill_(-1),
+    "fill-int8-overflow": lambda m: m.zeros(2, dtype=m.int8).fill_(-129),
+    "fill-int-nan": lambda m: m.zeros(2, dtype=m.int32).fill_(float("nan")),
+    "fill-half-overflow": lambda m: m.zeros(2, dtype=m.float16).fill_(1e6),
+    "fill-half-inf": lambda m: m.zeros(2, dtype=m.float16).fill_(float("-inf")),
+    "fill-bfloat16-complex": lambda m: m.zeros(2, dtype=m.bfloat16).fill_(-1j),
+    "zero_": lambda m: m.ones(2, dtype=m.uint8).zero_(),
+    "add-complex": lambda m: m.zeros(2).add_(1j), "mul-complex-int": lambda m: m.zeros(2, dtype=m.int32).mul_(2j),
+    "masked_fill-complex": lambda m: m.zeros(2).masked_fill_(m.tensor([True, False]), 1j),
+    "masked_fill-0dim-complex-value": lambda m: m.zeros(2).masked_fill(m.tensor([True, False]), m.tensor(1j)),
+    "masked_fill-uint8-overflow": lambda m: m.zeros(2, dtype=m.uint8).masked_fill_(m.tensor([True, False]), 256),
+    "index_fill-complex": lambda m: m.zeros(2).index_fill_(0, m.tensor([0]), 1 + 0j),
+    "scatter-complex": lambda m: m.zeros(2).scatter_(0, m.tensor([0]), 1j),
+    "full-complex-into-float": lambda m: m.full((2,), 1j, dtype=m.float32),
+    "full-complex-zero-imag": lambda m: m.full((2,), 3 + 0j, dtype=m.float64),
+    "full-int-overflow": lambda m: m.full((2,), 2 ** 31, dtype=m.int32),
+    "new_full-complex": lambda m: m.zeros(2).new_full((2,), 1j),
+}
+# Setitem converts a number itself, in tensor/indexing.py (which passes it to factories.tensor, whose error for a
+# complex number is torch.tensor's TypeError): it should use factories.scalar_tensor, the checked conversion.
+SETITEM_CONVERSION = "indexing converts a number with factories.tensor, not the checked factories.scalar_tensor"
+NUMBER_SETITEMS = {
+    "setitem-complex": lambda m, x: x.__setitem__(0, 1j),
+    "setitem-slice-complex": lambda m, x: x.__setitem__(slice(None), 1j),
+    "setitem-index-complex": lambda m, x: x.__setitem__(m.tensor([0]), 1j),
+    "setitem-complex-zero-imag": lambda m, x: x.__setitem__(0, 1 + 0j),
+}
+
+
+@pytest.mark.parametrize("name", NUMBER_WRITES)
+def test_numbers_written_into_a_tensor_convert_as_torch(name):
+    same(NUMBER_WRITES[name])
+
+
+@pytest.mark.xfail(strict=True, reason=SETITEM_CONVERSION)
+@pytest.mark.parametrize("name", NUMBER_SETITEMS)
+def test_numbers_assigned_by_setitem_convert_as_torch(name):
+    def run(m):
+        x = m.zeros(2)
+        NUMBER_SETITEMS[name](m, x)
+        return x
+
+    same(run)
+
+
 def test_fill_table_size():
-    assert (len(FILLS), len(CAST_CASES)) == (28, 23)
+    assert (len(FILLS), len(CAST_CASES), len(NUMBER_WRITES), len(NUMBER_SETITEMS)) == (38, 27, 23, 4)
 
 
-@pytest.mark.xfail(strict=True, reason="dispatch.apply_inplace does not refuse a target with internal overlap "
-                                       "(a stride-0 dim of size > 1), as torch's assert_no_internal_overlap does")
-@pytest.mark.parametrize("write", [lambda m, t: t.add_(1), lambda m, t: t.copy_(m.zeros(2, 3))], ids=["add_", "copy_"])
-def test_writes_to_an_expanded_tensor_raise_as_torch(write):
-    same(lambda m: write(m, m.ones(1, 3).expand(2, 3)))
+# PyTorch refuses to write into a tensor whose elements share memory (an expanded one), except for fills.
+OVERLAPPING_WRITES = {
+    "add_": lambda m, t: t.add_(1), "copy_": lambda m, t: t.copy_(m.zeros(2, 3)), "exp_": lambda m, t: t.exp_(),
+    "mul_-tensor": lambda m, t: t.mul_(m.ones(3)), "eq_": lambda m, t: t.eq_(1), "clamp_": lambda m, t: t.clamp_(0, 1),
+    "lerp_": lambda m, t: t.lerp_(m.zeros(3), 0.5), "pow_": lambda m, t: t.pow_(2),
+    "uniform_": lambda m, t: t.uniform_(), "setitem-tensor": lambda m, t: t.__setitem__(slice(None), m.zeros(3)),
+    "index_copy_": lambda m, t: t.index_copy_(1, m.tensor([0]), m.ones(2, 1)),
+    "one-element": lambda m, t: m.ones(1).expand(1).add_(1), "empty": lambda m, t: m.ones(1).expand(0).add_(1),
+    "fill_": lambda m, t: t.fill_(4), "zero_": lambda m, t: t.zero_(),
+    "setitem-number": lambda m, t: t.__setitem__(0, 2.0),
+    "masked_fill_": lambda m, t: t.masked_fill_(m.tensor([True, False, True]), 2.0),
+}
 
 
-def test_fill_of_an_expanded_tensor_is_allowed_as_in_torch():
-    same(lambda m: m.ones(1, 3).expand(2, 3).fill_(4))
+@pytest.mark.filterwarnings("ignore:Use of masked_fill_ on expanded tensors is deprecated")
+@pytest.mark.parametrize("name", OVERLAPPING_WRITES)
+def test_writes_to_an_expanded_tensor_raise_as_torch(name):
+    write = OVERLAPPING_WRITES[name]
+
+    def run(m):
+        base = m.ones(1, 3)
+        write(m, base.expand(2, 3))
+        return base
+
+    same(run)
 
 
 # ----- augmented assignment ------------------------------------------------------------------------------
@@ -196,9 +269,7 @@ AUGMENTED = {
 }
 
 
-@pytest.mark.parametrize("symbol", [pytest.param(s, marks=pytest.mark.xfail(
-    strict=True, reason="methods.py binds __imatmul__ as an in-place copy_; torch's x @= y rebinds x to a new tensor"))
-    if s == "@=" else s for s in AUGMENTED])
+@pytest.mark.parametrize("symbol", AUGMENTED)
 @pytest.mark.parametrize("other_kind", ["tensor", "scalar"])
 def test_augmented_assignment_keeps_identity_and_matches_torch(symbol, other_kind):
     apply = AUGMENTED[symbol]
@@ -245,6 +316,107 @@ def test_in_place_through_views_matches_torch(name):
         x = m.arange(8.0).reshape(4, 2)
         write(x)
         return x
+
+    same(run)
+
+
+# ----- in-place view ops ---------------------------------------------------------------------------------
+
+# name: (what the op is applied to, given a (3, 4) view of arange(12), and the op).
+IN_PLACE_VIEWS = {
+    "t_": (lambda x: x, lambda t: t.t_()), "t_-1d": (lambda x: x[0], lambda t: t.t_()),
+    "t_-3d": (lambda x: x.view(3, 2, 2), lambda t: t.t_()),
+    "transpose_": (lambda x: x, lambda t: t.transpose_(0, 1)),
+    "transpose_-negative": (lambda x: x, lambda t: t.transpose_(-1, 0)),
+    "transpose_-bad-dim": (lambda x: x, lambda t: t.transpose_(0, 2)),
+    "swapaxes_": (lambda x: x, lambda t: t.swapaxes_(1, 0)), "swapdims_": (lambda x: x, lambda t: t.swapdims_(0, 1)),
+    "unsqueeze_": (lambda x: x, lambda t: t.unsqueeze_(1)), "unsqueeze_-end": (lambda x: x, lambda t: t.unsqueeze_(-1)),
+    "unsqueeze_-bad-dim": (lambda x: x, lambda t: t.unsqueeze_(3)),
+    "squeeze_": (lambda x: x.view(1, 3, 1, 4), lambda t: t.squeeze_()),
+    "squeeze_-dim": (lambda x: x.view(3, 1, 4), lambda t: t.squeeze_(1)),
+    "squeeze_-dims": (lambda x: x.view(1, 3, 1, 4), lambda t: t.squeeze_((0, 2))),
+    "squeeze_-not-one": (lambda x: x, lambda t: t.squeeze_(0)),
+    "as_strided_": (lambda x: x, lambda t: t.as_strided_((2, 2), (1, 4), 1)),
+    "as_strided_-keeps-offset": (lambda x: x[1:], lambda t: t.as_strided_((2,), (4,))),
+    "t_-of-a-strided-view": (lambda x: x[1:, ::2], lambda t: t.t_()),
+    "unsqueeze_-of-a-column": (lambda x: x[:, 1], lambda t: t.unsqueeze_(0)),
+}
+
+
+@pytest.mark.parametrize("name", IN_PLACE_VIEWS)
+def test_in_place_view_ops_match_torch(name):
+    """The tensor itself takes the view's shape, strides and offset (returning itself, bumping the version) and
+    still shares memory with its base both ways."""
+    prepare, op = IN_PLACE_VIEWS[name]
+
+    def run(m):
+        base = m.arange(12.0)
+        target = prepare(base.view(3, 4))
+        version = target._version
+        returned = op(target)
+        changed = (returned is target, target._version - version, target.is_contiguous())
+        target.mul_(-1)
+        base[0] = 100.0
+        return changed, target, base
+
+    same(run, layout=True)
+
+
+def test_in_place_view_table_size():
+    assert len(IN_PLACE_VIEWS) == 19
+
+
+IN_PLACE_VIEW_HISTORY = {
+    "t_": lambda y: y.t_(), "transpose_": lambda y: y.transpose_(1, 0), "swapaxes_": lambda y: y.swapaxes_(0, 1),
+    "unsqueeze_": lambda y: y.unsqueeze_(0), "squeeze_": lambda y: y.unsqueeze_(0).squeeze_(),
+    "squeeze_-dim": lambda y: y.unsqueeze_(0).squeeze_(0), "squeeze_-dims": lambda y: y.unsqueeze_(0).squeeze_((0,)),
+    "as_strided_": lambda y: y.as_strided_((2, 2), (1, 4), 1),
+    "t_-then-write-a-row": lambda y: y.t_()[0].mul_(2), "t_-then-write-a-column": lambda y: y.t_()[:, 1].add_(1),
+    "unsqueeze_-then-write": lambda y: y.unsqueeze_(1)[1].mul_(3),
+}
+
+
+@pytest.mark.parametrize("name", IN_PLACE_VIEW_HISTORY)
+def test_in_place_view_ops_record_torch_history_and_gradients(name):
+    """PyTorch's grad_fn names (TBackward1, SqueezeBackward4, ...), and correct gradients, also for writes through
+    views of the tensor once its layout is no longer row-major."""
+    def run(m):
+        x = m.arange(12.0, requires_grad=True)
+        y = (x * 1).view(3, 4)
+        IN_PLACE_VIEW_HISTORY[name](y)
+        node = y.grad_fn
+        names = (node.name().removeprefix("torch::autograd::"),
+                 [n.name().removeprefix("torch::autograd::") for n, _ in node.next_functions if n is not None])
+        (y * m.arange(float(y.numel())).view(y.shape)).sum().backward()
+        return names, y, x.grad
+
+    same(run)
+
+
+def test_in_place_view_ops_on_a_leaf_that_requires_grad():
+    same(lambda m: m.zeros(2, 3, requires_grad=True).t_())
+    same(lambda m: m.zeros(2, 3, requires_grad=True)[0].unsqueeze_(0))
+
+    def under_no_grad(m):
+        w = m.zeros(2, 3, requires_grad=True)
+        with m.no_grad():
+            w.t_()
+        return w.detach(), w.stride(), w.is_leaf, w.requires_grad
+
+    same(under_no_grad)
+
+
+@pytest.mark.parametrize("write", [lambda c: c[1].mul_(3), lambda c: c[:, 2].add_(c[0, :1]),
+                                   lambda c: c.unsqueeze_(0)[0, 1:3].sub_(1)], ids=["row", "column", "unsqueeze_"])
+def test_gradients_through_views_of_a_clone_that_kept_its_strides(write):
+    """A clone of a transposed tensor keeps its strides, so its views' storage layouts are not row-major offsets
+    into its value: the history of writes through them must still give PyTorch's gradients."""
+    def run(m):
+        x = m.arange(12.0, requires_grad=True)
+        c = (x * 1).view(3, 4).t().clone()
+        write(c)
+        (c * m.arange(12.0).view(c.shape)).sum().backward()
+        return c.stride(), c, x.grad
 
     same(run)
 

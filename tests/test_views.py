@@ -257,10 +257,52 @@ def test_clone_copies_values_and_history_but_not_storage(make):
     same(cloned)
 
 
-@pytest.mark.xfail(strict=True, reason="functions.clone returns a contiguous tensor; PyTorch's clone keeps a dense "
-                                       "tensor's strides (memory_format=torch.preserve_format)")
-def test_clone_keeps_dense_strides_as_torch():
-    same(lambda m: m.arange(12.0).reshape(3, 4).t().clone().stride())
+CLONES = {
+    "transposed": lambda m, x: x.t().clone(), "torch.clone": lambda m, x: m.clone(x.t()),
+    "stepped": lambda m, x: x[:, ::2].clone(), "transposed-stepped": lambda m, x: x.t()[::2].clone(),
+    "size-1-dim-strides": lambda m, x: x.t()[None].clone(), "unsqueezed": lambda m, x: x.t().unsqueeze(1).clone(),
+    "column-transposed": lambda m, x: x[:, :1].t().clone(), "expanded": lambda m, x: x[:1].expand(2, 3, 4).clone(),
+    "empty": lambda m, x: x[:, :0].t().clone(), "offset": lambda m, x: x[1:].t().clone(),
+    "preserve_format": lambda m, x: x.t().clone(memory_format=m.preserve_format),
+    "contiguous_format": lambda m, x: x.t().clone(memory_format=m.contiguous_format),
+    "contiguous()": lambda m, x: x.t().contiguous(),
+}
+
+
+@pytest.mark.parametrize("name", CLONES)
+def test_clone_keeps_layouts_as_torch(name):
+    """preserve_format (the default) keeps a dense layout's strides, and the order of a sparse one's."""
+    def cloned(m):
+        x = m.arange(24.0).reshape(2, 3, 4)[0]
+        c = CLONES[name](m, x)
+        c[0].mul_(-1)
+        return c, x, c.is_contiguous(), c.numpy().strides
+
+    same(cloned, layout=True)
+
+
+@settings(max_examples=30, deadline=None)
+@given(case=layouts_and_targets())
+def test_clone_of_any_layout_matches_torch(case):
+    shape, order, steps, _ = case
+
+    def cloned(m):
+        source, root = laid_out(m, shape, order, steps)
+        c = source.clone()
+        c.add_(0.5)
+        return layout_of(c), root, c, c.view(-1) if c.is_contiguous() else c.reshape(-1)
+
+    same(cloned)
+
+
+def test_clone_of_a_transposed_tensor_keeps_clone_history():
+    def run(m):
+        x = m.arange(12.0, requires_grad=True)
+        c = (x * 1).view(3, 4).t().clone()
+        (c * m.arange(12.0).view(4, 3)).sum().backward()
+        return c.grad_fn.name(), c.stride(), x.grad
+
+    same(run)
 
 
 @pytest.mark.filterwarnings("ignore:The use of `x.T` on tensors of dimension other than 2")

@@ -204,6 +204,8 @@ def _bitwise_not(x):
 REAL, NUMERIC, INTEGRAL = "bif", "ifc", "bi"
 _NO_COMPLEX_ROUNDING = {"accepts": "if", "refusals": {
     "c": (NotImplementedError, "{name} is not supported for complex inputs")}}
+_NO_COMPLEX_ANGLES = {"accepts": REAL, "refusals": {
+    "c": (RuntimeError, "{name} is not supported for complex tensors.")}}
 _NEG_BOOL = (RuntimeError, "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to "
                            "invert a mask, use the `~` or `logical_not()` operator instead.")
 _EXTREMUM_COMPLEX = {"c": (RuntimeError, "{name} not implemented for complex tensors.")}
@@ -244,6 +246,8 @@ _FLOAT_UNARY = {
     "logit": (_logit, {"accepts": REAL}),
     "i0": (special.i0, {"accepts": REAL}),
     "angle": (jnp.angle, {}),
+    "deg2rad": (jnp.deg2rad, {"grad_name": "Deg2RadBackward0", **_NO_COMPLEX_ANGLES}),
+    "rad2deg": (jnp.rad2deg, {"grad_name": "Rad2DegBackward0", **_NO_COMPLEX_ANGLES}),
 }
 
 # Ops that keep their input's dtype.
@@ -346,6 +350,25 @@ def _xlogy(a, b):
     return special.xlogy(a, b)
 
 
+def _heaviside(x, values):
+    """`values` where x is 0, else 1 for x > 0 and 0 otherwise (NaN included), as PyTorch's kernel."""
+    return jnp.where(x == 0, values, jnp.where(x > 0, jnp.ones((), x.dtype), jnp.zeros((), x.dtype)))
+
+
+def _ldexp(x, exponent):
+    return x * jnp.exp2(exponent)
+
+
+@jax.custom_jvp
+def _nextafter(x, toward):
+    """jnp.nextafter, differentiable as PyTorch's: the gradient passes to `x` unchanged, none to `toward`."""
+    return jnp.nextafter(x, toward)
+
+
+_nextafter.defjvps(lambda tangent, result, x, toward: jnp.broadcast_to(tangent, result.shape),
+                   lambda tangent, result, x, toward: jnp.zeros_like(result))
+
+
 _BINARY = {
     "add": (_add, {"saves": SAVES_NOTHING}),
     "sub": (_sub, {"saves": SAVES_NOTHING}),
@@ -372,6 +395,12 @@ _BINARY = {
     "bitwise_xor": (jnp.bitwise_xor, {"accepts": INTEGRAL}),
     "bitwise_left_shift": (jnp.left_shift, {"accepts": "i"}),
     "bitwise_right_shift": (jnp.right_shift, {"accepts": "i"}),
+    "heaviside": (_heaviside, {"accepts": REAL, "refusals": {
+        "c": (RuntimeError, "heaviside is not yet implemented for complex tensors.")}}),
+    "ldexp": (_ldexp, {"promote": "float", "opmath": True}),
+    "nextafter": (_nextafter, {"accepts": "f"}),
+    "gcd": (jnp.gcd, {"accepts": "i"}),
+    "lcm": (jnp.lcm, {"accepts": "i"}),
 }
 
 _COMPARISONS = {

@@ -17,8 +17,11 @@ import numpy as np
 # How many times each op has been traced (compiled); a test reads it to prove reuse.
 TRACE_COUNTS: collections.Counter = collections.Counter()
 
-# What PyTorch saves for backward, which decides when an in-place change is an error.
-SAVES_INPUTS, SAVES_RESULT, SAVES_NOTHING = "inputs", "result", "nothing"
+# What PyTorch saves for backward, which decides when an in-place change is an error and whether backward
+# frees anything: some of "inputs", "result" (every output) and "indices" (the integer outputs of max(dim), sort...).
+SAVES_INPUTS, SAVES_RESULT, SAVES_NOTHING = frozenset({"inputs"}), frozenset({"result"}), frozenset()
+SAVES_INDICES = frozenset({"indices"})
+SAVES_INPUTS_AND_RESULT, SAVES_INPUTS_AND_INDICES = SAVES_INPUTS | SAVES_RESULT, SAVES_INPUTS | SAVES_INDICES
 
 
 class Op:
@@ -26,7 +29,7 @@ class Op:
 
     __slots__ = ("name", "fn", "grad_name", "saves", "promote", "promote_from", "hidden_inputs", "_kernels")
 
-    def __init__(self, name: str, fn: Callable, *, grad_name: str | None = None, saves: str = SAVES_INPUTS,
+    def __init__(self, name: str, fn: Callable, *, grad_name: str | None = None, saves: frozenset = SAVES_INPUTS,
                  promote: str = "common", promote_from: int = 0, hidden_inputs: int = 0) -> None:
         """promote: 'common' (PyTorch's result type), 'float' (ints become the default float) or 'none';
         it applies to inputs from position `promote_from` on (e.g. `where` leaves its condition alone).
@@ -60,7 +63,7 @@ def _default_grad_name(name: str) -> str:
 class Kernel:
     """An op with its static arguments bound: a pure function and its compiled forms."""
 
-    __slots__ = ("op", "static", "cast", "fn", "jit", "_vjp")
+    __slots__ = ("op", "static", "cast", "fn", "jit")
 
     def __init__(self, op: Op, static: tuple, cast, out_cast) -> None:
         self.op = op
@@ -68,32 +71,21 @@ class Kernel:
         self.cast = cast
         self.fn = _bind(op.fn, dict(static), cast, out_cast, op.promote_from)
         self.jit = jax.jit(_counting(self.fn, op.name))
-        self._vjp = None
-
-    @property
-    def vjp(self) -> Callable:
-        """Compiled `(primals, cotangents) -> input cotangents` for one-node-at-a-time backward."""
-        if self._vjp is None:
-            fn, name = self.fn, self.op.name + ".vjp"
-
-            def pullback(primals, cotangents):
-                return jax.vjp(fn, *primals)[1](cotangents)
-
-            self._vjp = jax.jit(_counting(pullback, name))
-        return self._vjp
 
 
 def _bind(fn: Callable, static: dict, cast, out_cast, promote_from: int) -> Callable:
-    """The op as a function of arrays alone: static arguments bound, promoted inputs cast."""
+    """The op as a function of arrays alone: static arguments bound, promoted inputs cast (through
+    pointwise.astype, which keeps PyTorch's NaN for False * inf where a plain bool cast would fold it away)."""
     if cast is None and out_cast is None:
         return functools.partial(fn, **static) if static else fn
+    from .pointwise import astype  # pointwise builds its ops from this module
 
     def cast_then_run(*arrays):
         if cast is not None:
-            arrays = arrays[:promote_from] + tuple(a if a.dtype == cast else a.astype(cast)
+            arrays = arrays[:promote_from] + tuple(a if a.dtype == cast else astype(a, cast)
                                                    for a in arrays[promote_from:])
         result = fn(*arrays, **static)
-        return result if out_cast is None else result.astype(out_cast)
+        return result if out_cast is None else astype(result, out_cast)
 
     return cast_then_run
 

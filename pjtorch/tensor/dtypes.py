@@ -6,6 +6,8 @@ decide the result unless a 0-dim tensor or a Python scalar belongs to a higher c
 from __future__ import annotations
 
 import builtins
+import functools
+import math
 import threading
 
 import jax.numpy as jnp
@@ -185,6 +187,37 @@ def _combine(higher: "dtype | None", lower: "dtype | None") -> "dtype | None":
     return higher
 
 
+def checked_scalar(value, target: dtype):
+    """A Python number as PyTorch writes it into a `target` tensor (fill_, full, masked_fill, setitem): a
+    RuntimeError where it overflows the dtype, else the value, made real (or bool) for a non-complex target.
+    A complex number overflows a real dtype unless its imaginary part is 0; negative integers wrap into unsigned
+    ones; anything fits a bool."""
+    if target is bool or target.category == COMPLEX or isinstance(value, builtins.bool):
+        return builtins.bool(value) if target is bool and isinstance(value, builtins.complex) else value
+    fits = True
+    if isinstance(value, builtins.complex):
+        fits, value = value.imag == 0, value.real
+    low, high = _limits(target)
+    wraps = low == 0 and isinstance(value, builtins.int)
+    if target.category == INTEGER:
+        # Out of range, NaN and infinities overflow an integer dtype; negative integers wrap into unsigned ones.
+        fits = fits and (-high if wraps else low) <= value <= high
+    else:
+        fits = fits and (isinstance(value, builtins.float) and not math.isfinite(value) or low <= value <= high)
+    if not fits:
+        raise RuntimeError(f"value cannot be converted to type {C_NAMES[target]} without overflow")
+    return value % (high + 1) if wraps and target.category == INTEGER else value
+
+
+@functools.lru_cache(maxsize=None)
+def _limits(d: dtype) -> tuple:
+    if d.category == INTEGER:
+        info = np.iinfo(d.jax)
+        return builtins.int(info.min), builtins.int(info.max)
+    info = jnp.finfo(d.jax)
+    return builtins.float(info.min), builtins.float(info.max)
+
+
 def operands_result_type(*operands) -> dtype:
     """`torch.result_type`: the dtype of an elementwise op over tensors and Python numbers."""
     dimensioned, zero_dim, scalars = [], [], []
@@ -243,6 +276,36 @@ LEGACY_NAMES = {
     int64: "LongTensor", float16: "HalfTensor", bfloat16: "BFloat16Tensor", float32: "FloatTensor",
     float64: "DoubleTensor", complex64: "ComplexFloatTensor", complex128: "ComplexDoubleTensor",
 }
+
+# The C++ type names of PyTorch's overflow messages (bool and complex dtypes take any number).
+C_NAMES = {
+    uint8: "uint8_t", int8: "int8_t", int16: "int16_t", int32: "int", int64: "int64_t", float16: "c10::Half",
+    bfloat16: "c10::BFloat16", float32: "float", float64: "double",
+}
+
+
+class memory_format:
+    """A PyTorch memory format (`torch.contiguous_format`, ...): which strides a copy is laid out with."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"torch.{self.name}"
+
+    def __reduce__(self):
+        return (_memory_format_by_name, (self.name,))
+
+
+contiguous_format = memory_format("contiguous_format")
+preserve_format = memory_format("preserve_format")
+
+
+def _memory_format_by_name(name: str) -> memory_format:
+    return globals()[name]
+
 
 half, float, double = float16, float32, float64
 short, int, long = int16, int32, int64

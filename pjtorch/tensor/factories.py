@@ -77,7 +77,8 @@ def _leaves(data, sizes: tuple, dim: int, dtype: dtypes.dtype, out: list) -> Non
         raise TypeError("not a sequence")
     if len(data) != sizes[dim]:
         raise ValueError(f"expected sequence of length {sizes[dim]} at dim {dim} (got {len(data)})")
-    if dim == len(sizes) - 1 and isinstance(data, list) and set(map(type, data)) <= _PYTHON_SCALAR_SET:
+    if dim == len(sizes) - 1 and isinstance(data, list) and set(map(type, data)) <= (
+            _PYTHON_SCALAR_SET if dtype.is_complex else _REAL_SCALAR_SET):
         out.extend(data)
     elif isinstance(data, np.ndarray) and data.shape == sizes[dim:]:
         out.extend(data.ravel().tolist())
@@ -93,7 +94,7 @@ def _leaf(item, dtype: dtypes.dtype):
     if dtype.category >= dtypes.FLOATING:
         if isinstance(item, Tensor):
             return item.item() if item.numel() == 1 else float(item)
-        if not isinstance(item, numbers.Number):
+        if not isinstance(item, numbers.Number) or isinstance(item, builtins.complex) and not dtype.is_complex:
             raise TypeError(f"must be real number, not {type(item).__name__}")
         return item
     return item if isinstance(item, (builtins.float, builtins.bool, np.bool_)) else operator.index(item)
@@ -142,12 +143,14 @@ def tensor(data, *, dtype: dtypes.dtype | None = None, device=None, requires_gra
 
 _PYTHON_SCALARS = (builtins.bool, builtins.int, builtins.float, builtins.complex)
 _PYTHON_SCALAR_SET = frozenset(_PYTHON_SCALARS)
+_REAL_SCALAR_SET = _PYTHON_SCALAR_SET - {builtins.complex}
 
 
 def _scalar_tensor(value, dtype, device, requires_grad: bool) -> Tensor:
     """A 0-dim tensor from the cache of device scalars (arrays are immutable, so sharing one is safe)."""
     dtype = dtype or dtypes.default_for_category(dtypes.scalar_category(value))
     check_grad_dtype(dtype, requires_grad)
+    value = _leaf(value, dtype)
     if dtype.category == dtypes.INTEGER:
         _check_fits([value], dtype)
         value = np.asarray(value).astype(dtype.jax).item()
@@ -229,8 +232,11 @@ def is_dense(shape: tuple, stride: tuple) -> bool:
 
 # ----- filled -------------------------------------------------------------------------------------
 
-def new_shape(size, negative_message: str | None = None) -> tuple:
-    """The shape a factory was asked for (`f(2, 3)`, `f((2, 3))`), refusing negative sizes as PyTorch does."""
+def new_shape(size, negative_message: str | None = None, function: str | None = None) -> tuple:
+    """The shape a factory was asked for (`f(2, 3)`, `f((2, 3))`; `f()` is PyTorch's TypeError, `f(())` a 0-dim
+    shape), refusing negative sizes as PyTorch does."""
+    if not size:
+        raise TypeError(f'{function + "() " if function else ""}missing 1 required positional arguments: "size"')
     shape = shape_args(size)
     for s in shape:
         if s < 0:
@@ -268,24 +274,34 @@ def filled_array(shape: tuple, value, dtype, device: Device):
 
 def zeros(*size, dtype=None, device=None, requires_grad: bool = False, out=None, layout=None,
           pin_memory: bool = False) -> Tensor:
-    return _filled(new_shape(size, "zeros: Dimension size must be non-negative."), 0, dtype, device, requires_grad)
+    return _filled(new_shape(size, "zeros: Dimension size must be non-negative.", "zeros"), 0, dtype, device,
+                   requires_grad)
 
 
 def ones(*size, dtype=None, device=None, requires_grad: bool = False, out=None, layout=None,
          pin_memory: bool = False) -> Tensor:
-    return _filled(new_shape(size), 1, dtype, device, requires_grad)
+    return _filled(new_shape(size, function="ones"), 1, dtype, device, requires_grad)
 
 
 def empty(*size, dtype=None, device=None, requires_grad: bool = False, out=None, layout=None,
           pin_memory: bool = False, memory_format=None) -> Tensor:
-    return _filled(new_shape(size), 0, dtype, device, requires_grad)
+    return _filled(new_shape(size, function="empty"), 0, dtype, device, requires_grad)
 
 
 def full(size, fill_value, *, dtype=None, device=None, requires_grad: bool = False, out=None, layout=None) -> Tensor:
     if isinstance(fill_value, Tensor):
         fill_value = fill_value.item()
-    dtype = dtype or dtypes.default_for_category(dtypes.scalar_category(fill_value))
+    if dtype is None:
+        dtype = dtypes.default_for_category(dtypes.scalar_category(fill_value))
+    else:
+        fill_value = dtypes.checked_scalar(fill_value, dtype)
     return _filled(new_shape((size,)), fill_value, dtype, device, requires_grad)
+
+
+def scalar_tensor(value, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    """A 0-dim tensor of `value` (the default float dtype unless given), converted as PyTorch writes a number into
+    a tensor: checked for overflow, unlike `tensor()`'s conversion."""
+    return full((), value, dtype=dtype or dtypes.get_default_dtype(), device=device, requires_grad=requires_grad)
 
 
 def like(input: Tensor, make: Callable[[tuple], Tensor], requires_grad: bool = False) -> Tensor:

@@ -6,6 +6,7 @@ check what PyTorch checks; every computation is an op from `pjtorch.ops`.
 from __future__ import annotations
 
 import builtins
+import functools
 import numbers
 import warnings
 from typing import Sequence
@@ -13,9 +14,11 @@ from typing import Sequence
 import numpy as np
 
 from .. import dispatch
-from ..ops import linalg as linalg_ops, pointwise, reduction, shape as shape_ops
-from . import dtypes
+from ..amp.autocast_mode import cast_inputs
+from ..ops import linalg as linalg_ops, pointwise, reduction, shape as shape_ops, strided
+from . import dtypes, factories
 from .return_types import make_return
+from .storage import Storage
 from .tensor import Tensor, wrap_dim
 
 # ----- argument helpers ---------------------------------------------------------------------------
@@ -132,20 +135,6 @@ def rsub(input, other, *, alpha=1) -> Tensor:
     return dispatch.apply(pointwise.BINARY["rsub"], (input, other), _alpha(alpha))
 
 
-def _division_operands(input, other) -> tuple:
-    """Bool tensors are cast to the result dtype first, by a separate kernel: XLA folds convert(bool) / x into a
-    select, turning 0 / 0 into 0 instead of nan."""
-    operands = (as_operand(input, "input"), as_operand(other))
-    if not (_is_bool_tensor(operands[0]) or _is_bool_tensor(operands[1])):
-        return operands
-    result = dispatch.promoted_dtype(pointwise.BINARY["div"], operands)
-    return tuple(to_dtype(x, result) if _is_bool_tensor(x) else x for x in operands)
-
-
-def _is_bool_tensor(x) -> bool:
-    return isinstance(x, Tensor) and x.dtype is dtypes.bool
-
-
 def _rounding(rounding_mode) -> tuple:
     if rounding_mode not in ("floor", "trunc"):
         raise RuntimeError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
@@ -154,20 +143,74 @@ def _rounding(rounding_mode) -> tuple:
 
 
 def div(input, other, *, rounding_mode=None) -> Tensor:
+    input, other = as_operand(input, "input"), as_operand(other)
     if rounding_mode is None:
-        return dispatch.apply(pointwise.BINARY["div"], _division_operands(input, other))
-    return dispatch.apply(pointwise.ROUNDING_DIV, (as_operand(input, "input"), as_operand(other)),
-                          _rounding(rounding_mode))
+        return dispatch.apply(pointwise.BINARY["div"], (input, other))
+    static = _rounding(rounding_mode)
+    _check_divisor(pointwise.ROUNDING_DIV, input, other)
+    return dispatch.apply(pointwise.ROUNDING_DIV, (input, other), static)
 
 
 def div_(input: Tensor, other, *, rounding_mode=None) -> Tensor:
+    other = as_operand(other)
     if rounding_mode is None:
-        return dispatch.apply_inplace(pointwise.BINARY["div"], input, (as_operand(other),))
-    return dispatch.apply_inplace(pointwise.ROUNDING_DIV, input, (as_operand(other),), _rounding(rounding_mode))
+        return dispatch.apply_inplace(pointwise.BINARY["div"], input, (other,))
+    static = _rounding(rounding_mode)
+    _check_divisor(pointwise.ROUNDING_DIV, input, other)
+    return dispatch.apply_inplace(pointwise.ROUNDING_DIV, input, (other,), static)
+
+
+def _check_divisor(op, dividend, divisor) -> None:
+    """PyTorch's CPU kernels raise for an integer division by zero (its CUDA ones do not). Reading a divisor
+    tensor syncs, so it is done only where the division is an integer one."""
+    if isinstance(divisor, Tensor):
+        if divisor.dtype.category > dtypes.INTEGER or divisor.device.type != "cpu":
+            return
+    elif divisor != 0 or not isinstance(dividend, Tensor) or dividend.device.type != "cpu":
+        return
+    if dispatch.promoted_dtype(op, (dividend, divisor)).category != dtypes.INTEGER:
+        return
+    if not isinstance(divisor, Tensor) or not np.asarray(divisor._value()).all():
+        raise RuntimeError("ZeroDivisionError")
+
+
+def _integer_division(fn, op):
+    """floor_divide, remainder, fmod (and their in-place forms) with PyTorch's integer division-by-zero error."""
+    def run(input, other) -> Tensor:
+        input, other = as_operand(input, "input"), as_operand(other)
+        _check_divisor(op, input, other)
+        return fn(input, other)
+
+    run.__name__ = fn.__name__
+    return run
+
+
+def _same_dtypes(input: Tensor, values: Tensor) -> None:
+    """heaviside's dtype check; complex operands are left to its kernel's refusal, which PyTorch checks first."""
+    if input.dtype is not values.dtype and not (input.is_complex() or values.is_complex()):
+        raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes.")
+
+
+def _ldexp_target(input: Tensor, other: Tensor) -> None:
+    if input.dtype.category < dtypes.FLOATING:
+        raise RuntimeError(f"ldexp can't be cast to the desired output type {_scalar_type_name(input.dtype)}")
+
+
+def _tensors_only(fn, other_name: str, check=None):
+    """PyTorch's binary ops that take no Python numbers (gcd, ldexp, ...): its TypeError for one, then `check`."""
+    def run(input, other) -> Tensor:
+        _require_tensor("input", 1, input, fn.__name__)
+        _require_tensor(other_name, 2, other, fn.__name__)
+        if check is not None:
+            check(input, other)
+        return fn(input, other)
+
+    run.__name__ = fn.__name__
+    return run
 
 
 def true_divide(input, other) -> Tensor:
-    return dispatch.apply(pointwise.BINARY["true_divide"], _division_operands(input, other))
+    return dispatch.apply(pointwise.BINARY["true_divide"], (as_operand(input, "input"), as_operand(other)))
 
 
 def _check_integer_power(result: dtypes.dtype, exponent) -> None:
@@ -284,6 +327,16 @@ def addcdiv(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value=1) -> Tens
 # The generic wrappers above know no alpha, rounding mode or PyTorch's special checks: these replace them.
 BINARY_FUNCTIONS.update(add=add, sub=sub, sub_=sub_, rsub=rsub, div=div, div_=div_, true_divide=true_divide,
                         pow=pow, pow_=pow_)
+for _name in ("floor_divide", "remainder", "fmod"):
+    for _suffix in ("", "_"):
+        BINARY_FUNCTIONS[_name + _suffix] = _integer_division(BINARY_FUNCTIONS[_name + _suffix],
+                                                              pointwise.BINARY[_name])
+for _name, _other_name, _check, _check_ in (("heaviside", "values", _same_dtypes, _same_dtypes),
+                                            ("ldexp", "other", None, _ldexp_target),
+                                            ("nextafter", "other", None, None), ("gcd", "other", None, None),
+                                            ("lcm", "other", None, None)):
+    BINARY_FUNCTIONS[_name] = _tensors_only(BINARY_FUNCTIONS[_name], _other_name, _check)
+    BINARY_FUNCTIONS[_name + "_"] = _tensors_only(BINARY_FUNCTIONS[_name + "_"], _other_name, _check_)
 
 
 def round(input: Tensor, *, decimals: int = 0) -> Tensor:
@@ -583,6 +636,7 @@ def matmul(input: Tensor, other: Tensor) -> Tensor:
     operand has one, and broadcast batched products otherwise; each with that path's checks and messages."""
     _require_tensor("input", 1, input, "matmul")
     _require_tensor("other", 2, other, "matmul")
+    input, other = cast_inputs("matmul", input, other)
     a, b = input.ndim, other.ndim
     if a == 0 or b == 0:
         raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are {a}D and {b}D")
@@ -616,6 +670,7 @@ def _check_batched(input: Tensor, other: Tensor) -> None:
 
 
 def mm(input: Tensor, mat2: Tensor) -> Tensor:
+    input, mat2 = cast_inputs("mm", input, mat2)
     if input.ndim != 2:
         raise RuntimeError("self must be a matrix")
     if mat2.ndim != 2:
@@ -625,6 +680,7 @@ def mm(input: Tensor, mat2: Tensor) -> Tensor:
 
 
 def bmm(input: Tensor, mat2: Tensor) -> Tensor:
+    input, mat2 = cast_inputs("bmm", input, mat2)
     if input.ndim != 3:
         raise RuntimeError("batch1 must be a 3D tensor")
     if mat2.ndim != 3:
@@ -634,6 +690,7 @@ def bmm(input: Tensor, mat2: Tensor) -> Tensor:
 
 
 def mv(input: Tensor, vec: Tensor) -> Tensor:
+    input, vec = cast_inputs("mv", input, vec)
     if input.ndim != 2 or vec.ndim != 1:
         raise RuntimeError(f"vector + matrix @ vector expected, got 1, {input.ndim}, {vec.ndim}")
     _check_mv(input._shape, vec._shape[0], input.dtype, vec.dtype)
@@ -641,6 +698,7 @@ def mv(input: Tensor, vec: Tensor) -> Tensor:
 
 
 def dot(input: Tensor, other: Tensor) -> Tensor:
+    input, other = cast_inputs("dot", input, other)
     if input.ndim != 1 or other.ndim != 1:
         raise RuntimeError(f"1D tensors expected, but got {input.ndim}D and {other.ndim}D tensors")
     if input.dtype is not other.dtype:
@@ -666,7 +724,7 @@ ger = outer
 def einsum(equation: str, *operands) -> Tensor:
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
-    operands = _einsum_operands(equation.replace(" ", ""), operands)
+    operands = _einsum_operands(equation.replace(" ", ""), cast_inputs("einsum", *operands))
     return dispatch.apply(linalg_ops.EINSUM, operands, _static(equation=equation))
 
 
@@ -720,6 +778,7 @@ def _expand_labels(term: str, t: Tensor, sizes: dict) -> Tensor:
 
 
 def tensordot(a: Tensor, b: Tensor, dims=2) -> Tensor:
+    a, b = cast_inputs("tensordot", a, b)
     dims_a, dims_b = _tensordot_dims(a, b, dims)
     if len(dims_a) != len(dims_b):
         raise RuntimeError("both dimension lists should have same length")
@@ -752,17 +811,62 @@ def _tensordot_dims(a: Tensor, b: Tensor, dims) -> tuple:
 
 
 def addmm(input: Tensor, mat1: Tensor, mat2: Tensor, *, beta=1, alpha=1) -> Tensor:
+    input, mat1, mat2 = cast_inputs("addmm", input, mat1, mat2)
     return dispatch.apply(linalg_ops.ADDMM, (input, mat1, mat2), _static(beta=beta, alpha=alpha))
 
 
 # ----- copies and conversions ---------------------------------------------------------------------
 
-def clone(input: Tensor, *, memory_format=None, contiguous: bool = False) -> Tensor:
-    return dispatch.apply(shape_ops.CLONE, (input,))
+def clone(input: Tensor, *, memory_format: dtypes.memory_format = dtypes.preserve_format) -> Tensor:
+    """A copy in its own storage. With preserve_format (the default) a non-contiguous input's layout is kept, as
+    PyTorch keeps it: its strides where it is dense, else dense strides in the same order of dims."""
+    result = dispatch.apply(shape_ops.CLONE, (input,))
+    if input._whole or memory_format is dtypes.contiguous_format:
+        return result
+    if memory_format is not dtypes.preserve_format:
+        raise RuntimeError(f"pjtorch does not support {memory_format}")
+    stride = _preserved_strides(input._shape, input._stride)
+    return result if stride == result._stride else _laid_out(result, stride)
 
 
-def contiguous(input: Tensor, memory_format=None) -> Tensor:
-    return input if input.is_contiguous() else clone(input)
+@functools.lru_cache(maxsize=4096)
+def _preserved_strides(shape: tuple, stride: tuple) -> tuple:
+    """PyTorch's empty_like strides under preserve_format: a dense layout as it is, else `infer_dense_strides`
+    (dims ordered by stride, stably, a stride-0 dim staying where it is; then packed densely)."""
+    if 0 in shape or factories.is_dense(shape, stride):
+        return stride if 0 not in shape else strided.contiguous_strides(shape)
+    ndim = len(shape)
+    perm = list(reversed(range(ndim)))  # innermost first
+    for i in range(1, ndim):
+        moving = i
+        for j in range(i - 1, -1, -1):
+            a, b = perm[j], perm[moving]
+            if stride[a] == 0 or stride[b] == 0:
+                continue
+            if stride[a] > stride[b] or stride[a] == stride[b] and shape[a] > shape[b]:
+                perm[j], perm[moving] = perm[moving], perm[j]
+                moving = j
+            elif stride[a] < stride[b]:
+                break
+    result, running = [0] * ndim, 1
+    for d in perm:
+        result[d] = running
+        running *= builtins.max(shape[d], 1)
+    return tuple(result)
+
+
+def _laid_out(t: Tensor, stride: tuple) -> Tensor:
+    """`t`, a fresh contiguous result, re-stored with dense `stride`: its storage holds the values in stride order,
+    so its layout (and that of `.numpy()`) is PyTorch's. Reading it back costs a transpose."""
+    order = sorted(range(t.ndim), key=lambda d: -stride[d])
+    reorder = strided.compiled_read(tuple(t._shape[d] for d in order), tuple(t._stride[d] for d in order))
+    out = Tensor._from_storage(Storage(reorder(t._value(), 0), t.device, t.dtype), t._shape, stride, 0)
+    out._grad_fn, out._output_nr = t._grad_fn, t._output_nr
+    return out
+
+
+def contiguous(input: Tensor, memory_format: dtypes.memory_format = dtypes.contiguous_format) -> Tensor:
+    return input if input.is_contiguous() else clone(input, memory_format=dtypes.contiguous_format)
 
 
 def to_dtype(input: Tensor, dtype: dtypes.dtype) -> Tensor:
@@ -783,16 +887,20 @@ def view_as_dtype(input: Tensor, dtype: dtypes.dtype) -> Tensor:
     return Tensor._wrap(__import__("jax").lax.bitcast_convert_type(input._value(), dtype.jax), input.device)
 
 
-def copy_(dst: Tensor, src, non_blocking: bool = False) -> Tensor:
-    if not isinstance(src, Tensor):
-        raise TypeError(f"copy_(): argument 'src' (position 1) must be Tensor, not {type(src).__name__}")
-    _check_broadcastable_to(src._shape, dst._shape)
-    _warn_if_discarding_imaginary(src.dtype, dst.dtype)
-    if src.device != dst.device:
-        from . import factories
-
-        src = factories.to_device(src, dst.device)
-    return dispatch.apply_inplace(shape_ops.COPY, dst, (src,))
+def copy_(dst: Tensor, other, non_blocking: bool = False) -> Tensor:
+    """A Python number is copied as a 0-dim tensor of its default dtype, as PyTorch does (unchecked: 1j into a
+    real tensor warns and keeps the real part)."""
+    if not isinstance(other, Tensor):
+        try:
+            other = factories.tensor(as_operand(other), device=dst.device)
+        except TypeError:
+            raise TypeError(f"copy_(): argument 'other' (position 1) must be Tensor, not "
+                            f"{type(other).__name__}") from None
+    _check_broadcastable_to(other._shape, dst._shape)
+    _warn_if_discarding_imaginary(other.dtype, dst.dtype)
+    if other.device != dst.device:
+        other = factories.to_device(other, dst.device)
+    return dispatch.apply_inplace(shape_ops.COPY, dst, (other,))
 
 
 def _check_broadcastable_to(source: tuple, target: tuple) -> None:
@@ -818,11 +926,14 @@ def fill_(input: Tensor, value) -> Tensor:
     if isinstance(value, Tensor) and value.ndim:
         raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with {value.ndim} "
                            "dimensions.")
-    return dispatch.apply_inplace(shape_ops.FILL, input, (as_operand(value, "value"),))
+    value = as_operand(value, "value")
+    if isinstance(value, Tensor):
+        return dispatch.apply_inplace(shape_ops.FILL, input, (value,))
+    return dispatch.apply_inplace(shape_ops.FILL_SCALAR, input, (dtypes.checked_scalar(value, input.dtype),))
 
 
 def zero_(input: Tensor) -> Tensor:
-    return fill_(input, 0)
+    return dispatch.apply_inplace(shape_ops.ZERO, input, ())
 
 
 # ----- joining, reordering, triangles -------------------------------------------------------------
@@ -924,9 +1035,11 @@ def flipud(input: Tensor) -> Tensor:
 
 
 def roll(input: Tensor, shifts, dims=None) -> Tensor:
-    if dims is None:
-        return roll(input.flatten(), shifts, 0).view(input.shape)
     shifts = tuple(shifts) if isinstance(shifts, (tuple, list)) else (shifts,)
+    if dims is None:
+        if len(shifts) != 1:
+            raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:0")
+        return dispatch.apply(shape_ops.ROLL, (input,), _static(shifts=shifts, dims=None))
     dims = tuple(dims) if isinstance(dims, (tuple, list)) else (dims,)
     return dispatch.apply(shape_ops.ROLL, (input,), _static(shifts=shifts,
                                                             dims=tuple(wrap_dim(d, input.ndim) for d in dims)))
@@ -1071,9 +1184,7 @@ def _scatter(input, dim, index, src, reduce, inplace):
 
 
 def _scalar_tensor(value, like: Tensor) -> Tensor:
-    from . import factories
-
-    return factories.tensor(value, dtype=like.dtype, device=like.device)
+    return factories.scalar_tensor(as_operand(value, "value"), dtype=like.dtype, device=like.device)
 
 
 def scatter_add(input: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
@@ -1134,13 +1245,19 @@ def index_copy_(input: Tensor, dim: int, index: Tensor, source: Tensor) -> Tenso
 
 
 def index_fill(input: Tensor, dim: int, index: Tensor, value) -> Tensor:
-    return dispatch.apply(shape_ops.INDEX_FILL, (input, index, _scalar_tensor(value, input)),
+    return dispatch.apply(shape_ops.INDEX_FILL, (input, index, _index_fill_value(value, input)),
                           _static(dim=wrap_dim(dim, input.ndim)))
 
 
 def index_fill_(input: Tensor, dim: int, index: Tensor, value) -> Tensor:
-    return dispatch.apply_inplace(shape_ops.INDEX_FILL, input, (index, _scalar_tensor(value, input)),
+    return dispatch.apply_inplace(shape_ops.INDEX_FILL, input, (index, _index_fill_value(value, input)),
                                   _static(dim=wrap_dim(dim, input.ndim)))
+
+
+def _index_fill_value(value, input: Tensor):
+    if isinstance(value, complex) and not input.is_complex():
+        raise RuntimeError("index_fill_(): Converting complex Scalar to non-complex type is not supported")
+    return value if isinstance(value, Tensor) else _scalar_tensor(value, input)
 
 
 def take(input: Tensor, index: Tensor) -> Tensor:
@@ -1160,29 +1277,41 @@ def take_along_dim(input: Tensor, indices: Tensor, dim=None) -> Tensor:
 
 def _check_mask(mask: Tensor, name: str) -> None:
     if mask.dtype is not dtypes.bool:
-        raise RuntimeError(f"{name} only supports boolean masks, but got mask with dtype "
-                           f"{_scalar_type_name(mask.dtype).lower() if mask.dtype is not dtypes.uint8 else 'unsigned char'}")
+        raise RuntimeError(f"{name} only supports boolean masks, but got mask with dtype {_c_type_name(mask.dtype)}")
 
 
 def masked_fill(input: Tensor, mask: Tensor, value) -> Tensor:
-    _check_mask(mask, "masked_fill_")
-    value = value if isinstance(value, Tensor) else _scalar_tensor(value, input)
+    value = _masked_fill_value(input, mask, value)
+    pointwise.broadcast_shapes(mask._shape, input._shape)
     return dispatch.apply(shape_ops.MASKED_FILL, (input, mask, value))
 
 
 def masked_fill_(input: Tensor, mask: Tensor, value) -> Tensor:
-    _check_mask(mask, "masked_fill_")
-    value = value if isinstance(value, Tensor) else _scalar_tensor(value, input)
+    value = _masked_fill_value(input, mask, value)
+    pointwise.broadcast_shapes(input._shape, mask._shape)
     return dispatch.apply_inplace(shape_ops.MASKED_FILL, input, (mask, value))
+
+
+def _masked_fill_value(input: Tensor, mask: Tensor, value) -> Tensor:
+    """PyTorch's checks of a masked fill, in its order; the value as a 0-dim tensor. A tensor value is read as a
+    number, so a complex one into a real tensor is refused as a complex number would be."""
+    _check_mask(mask, "masked_fill_")
+    if not isinstance(value, Tensor):
+        return _scalar_tensor(value, input)
+    if value.ndim:
+        raise RuntimeError(f"masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+                           f"{value.ndim} dimension(s).")
+    if value.is_complex() and not input.is_complex():
+        dtypes.checked_scalar(value.item(), input.dtype)
+    return value
 
 
 def masked_select(input: Tensor, mask: Tensor) -> Tensor:
     if mask.dtype is not dtypes.bool:
         raise RuntimeError("masked_select: expected BoolTensor for mask")
-    shape = pointwise.broadcast_shapes(mask._shape, input._shape)
-    from .indexing import getitem
+    from .indexing import masked_select as select
 
-    return getitem(input.expand(shape), mask.expand(shape))
+    return select(input, mask, pointwise.broadcast_shapes(mask._shape, input._shape))
 
 
 def masked_scatter(input: Tensor, mask: Tensor, source: Tensor) -> Tensor:
@@ -1191,8 +1320,6 @@ def masked_scatter(input: Tensor, mask: Tensor, source: Tensor) -> Tensor:
 
 def nonzero(input: Tensor, *, as_tuple: bool = False):
     """Data-dependent shape: computed on the host, as PyTorch synchronises for it too."""
-    from . import factories
-
     found = np.nonzero(np.asarray(input._value()).reshape(input._shape) if input.ndim else
                        np.asarray(input._value()).reshape(1))
     if as_tuple:
@@ -1208,8 +1335,6 @@ def argwhere(input: Tensor) -> Tensor:
 
 def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False, return_counts: bool = False,
            dim=None):
-    from . import factories
-
     values = np.asarray(input._value())
     found = np.unique(values if dim is None else values, return_inverse=return_inverse,
                       return_counts=return_counts, axis=dim)
@@ -1274,3 +1399,7 @@ _HELPERS = {"as_operand", "dims_arg", "make_return", "wrap_dim", "Tensor", "to_d
 __all__ = [name for name, value in list(globals().items())
            if callable(value) and not name.startswith("_") and name not in _HELPERS
            and getattr(value, "__module__", None) == __name__ and not isinstance(value, type)]
+# `torch.contiguous_format` and the like, which clone() takes, are exported from here.
+memory_format, contiguous_format = dtypes.memory_format, dtypes.contiguous_format
+preserve_format = dtypes.preserve_format
+__all__ += ["memory_format", "contiguous_format", "preserve_format"]

@@ -5,6 +5,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from .. import dispatch
+from ..autograd.graph import node_class
 from ..ops import pointwise
 from . import dtypes, factories, functions, indexing, random, views
 from .functions import BINARY_FUNCTIONS, UNARY_FUNCTIONS, as_operand
@@ -236,9 +237,9 @@ def _matmul_operator(fn):
     return method
 
 
+# No __imatmul__, as in PyTorch: `x @= y` rebinds x to `x @ y`.
 Tensor.__matmul__ = _matmul_operator(functions.matmul)
 Tensor.__rmatmul__ = _matmul_operator(lambda self, other: functions.matmul(other, self))
-Tensor.__imatmul__ = lambda self, other: self.copy_(functions.matmul(self, other))
 Tensor.__neg__ = lambda self: UNARY_FUNCTIONS["neg"](self)
 Tensor.__abs__ = lambda self: UNARY_FUNCTIONS["abs"](self)
 
@@ -297,3 +298,40 @@ for _name, _fn in {
     "clamp_max_": lambda self, max: functions.clamp_(self, max=max),
 }.items():
     setattr(Tensor, _name, _fn)
+
+
+# In-place view ops: the tensor takes the view's layout, and its history the view's node under PyTorch's name.
+_IN_PLACE_VIEW_NAMES = {
+    "TBackward0": "TBackward1", "TransposeBackward0": "TransposeBackward1", "UnsqueezeBackward0": "UnsqueezeBackward1",
+    "SqueezeBackward0": "SqueezeBackward3", "SqueezeBackward1": "SqueezeBackward4",
+    "SqueezeBackward2": "SqueezeBackward5", "AsStridedBackward0": "AsStridedBackward1",
+}
+
+
+def _in_place_view(view):
+    def method(self, *args, **kwargs):
+        dispatch.check_inplace_allowed(self)
+        made = view(self, *args, **kwargs)
+        self._shape, self._stride, self._offset, self._whole = made._shape, made._stride, made._offset, made._whole
+        self._storage.version += 1
+        self._view_version = self._storage.version
+        node = made._grad_fn
+        if node is not None:
+            renamed = node_class(_IN_PLACE_VIEW_NAMES[node.name()])
+            self._grad_fn = renamed(node.kernel, node.edges, node.saved, node.versions, node.out_meta)
+            self._output_nr = 0
+        return self
+
+    return method
+
+
+def _t_(self):
+    if self.ndim > 2:
+        raise RuntimeError(f"t_() expects a tensor with <= 2 dimensions, but self is {self.ndim}D")
+    return views.t_(self)
+
+
+for _name, _view in {"t_": _t_, "transpose_": views.transpose, "swapaxes_": views.transpose,
+                     "swapdims_": views.transpose, "squeeze_": views.squeeze, "unsqueeze_": views.unsqueeze,
+                     "as_strided_": views.as_strided}.items():
+    setattr(Tensor, _name, _in_place_view(_view))
