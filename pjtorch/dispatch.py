@@ -14,9 +14,10 @@ import jax
 import numpy as np
 
 from .autograd import grad_mode
-from .autograd.graph import AccumulateGrad, Edge, SavedVersion, node_class
-from .ops import strided
-from .ops.registry import Op, SAVES_INPUTS, SAVES_NOTHING, SAVES_RESULT
+from .autograd.graph import (AccumulateGrad, CopySlices, Edge, SavedVersion, forward_name, node_class,
+                             saved_for_backward)
+from .ops import deferred, strided
+from .ops.registry import Op, SAVES_INPUTS, SAVES_NOTHING
 from .tensor import dtypes
 from .tensor.device import to_jax
 from .tensor.tensor import Tensor
@@ -102,8 +103,55 @@ def _scalar_dtype(value):
     return dtypes.default_for_category(dtypes.scalar_category(value)).jax
 
 
+# (op, static, default dtype, operand signature) -> (kernel, cast, result dtype): what the promotion and
+# kernel lookup decided last time, so a repeated call skips both. A signature names each operand's dtype
+# (tensors, with 0-dim marked, as promotion treats them differently) or its Python type (scalars).
+_DECIDED: dict = {}
+
+
 def apply(op: Op, inputs: Sequence, static: tuple = ()):
     """Runs `op` out of place; returns a Tensor, or a tuple of them for multi-output ops."""
+    signature = [op, static, dtypes.get_default_dtype()]
+    wants_grad = False
+    device = None
+    for x in inputs:
+        if isinstance(x, Tensor):
+            storage = x._storage
+            if not x._whole or (device is not None and storage.device is not device):
+                return _apply_general(op, inputs, static)
+            device = storage.device
+            signature.append(storage.dtype if x._shape else (storage.dtype,))
+            wants_grad = wants_grad or x._grad_fn is not None or x._requires_grad
+        else:
+            signature.append(type(x))
+    decided = _DECIDED.get(tuple(signature))
+    if decided is None or device is None:
+        return _apply_general(op, inputs, static)
+    kernel, cast, result_dtype = decided
+    if wants_grad and grad_mode.STATE.enabled and result_dtype is not None:
+        return _apply_deferred(kernel, inputs, cast, result_dtype, device)
+    arrays = [x._storage.array if isinstance(x, Tensor) else scalar_array(x, cast or _scalar_dtype(x), device)
+              for x in inputs]
+    result = kernel.jit(*arrays)
+    if result_dtype is None:
+        return _finish(kernel, inputs, arrays, result, device, wants_grad)
+    return Tensor._wrap_typed(result, device, result_dtype)
+
+
+def _apply_deferred(kernel, inputs: Sequence, cast, result_dtype, device) -> Tensor:
+    """A recorded op's result is left for the fused backward (or the first read) to compute."""
+    arrays = [x._storage.lazy_array if isinstance(x, Tensor) else scalar_array(x, cast or _scalar_dtype(x), device)
+              for x in inputs]
+    result = deferred.defer(kernel, arrays)
+    if result is None:
+        arrays = [deferred.concrete(a) for a in arrays]
+        result = kernel.jit(*arrays)
+    output = Tensor._wrap_typed(result, device, result_dtype)
+    record(kernel, inputs, arrays, (output,))
+    return output
+
+
+def _apply_general(op: Op, inputs: Sequence, static: tuple):
     tensors = []
     wants_grad = False
     for x in inputs:
@@ -115,6 +163,19 @@ def apply(op: Op, inputs: Sequence, static: tuple = ()):
     kernel = op.kernel(static, cast)
     arrays = _arrays(inputs, cast, device)
     result = kernel.jit(*arrays)
+    if tensors and all(x._whole for x in tensors) and len(_DECIDED) < _SCALAR_CACHE_LIMIT:
+        signature = tuple([op, static, dtypes.get_default_dtype(), *(_operand_signature(x) for x in inputs)])
+        _DECIDED[signature] = (kernel, cast, None if type(result) is tuple else dtypes.from_jax(result.dtype))
+    return _finish(kernel, inputs, arrays, result, device, wants_grad)
+
+
+def _operand_signature(x):
+    if isinstance(x, Tensor):
+        return x._storage.dtype if x._shape else (x._storage.dtype,)
+    return type(x)
+
+
+def _finish(kernel, inputs: Sequence, arrays: list, result, device, wants_grad: bool):
     if type(result) is tuple:
         outputs = tuple(Tensor._wrap(r, device) for r in result)
         if wants_grad and grad_mode.STATE.enabled:
@@ -156,18 +217,22 @@ def accumulator(leaf: Tensor) -> AccumulateGrad:
 def record(kernel, inputs: Sequence, arrays: Sequence, outputs: Sequence[Tensor], tuple_output: bool = False) -> None:
     """Attaches a Node for this call to its differentiable outputs."""
     saves = kernel.op.saves
+    saves_inputs = "inputs" in saves
     edges, versions = [], []
     for position, x in enumerate(inputs):
         if isinstance(x, Tensor):
             edges.append(edge_of(x))
-            if saves == SAVES_INPUTS:
+            if saves_inputs:
                 versions.append(_saved_version(x, position=position))
         else:
             edges.append(None)
-    if saves == SAVES_RESULT:
-        versions = [_saved_version(o, kernel.op.grad_name, nr) for nr, o in enumerate(outputs)]
+    if "result" in saves:
+        versions.extend(_saved_version(o, kernel.op.grad_name, nr) for nr, o in enumerate(outputs))
+    elif "indices" in saves:
+        versions.extend(_saved_version(o) for o in outputs if o._storage.dtype.category < dtypes.FLOATING)
     out_meta = tuple([(o._shape, o._storage.dtype.jax) for o in outputs])
-    node = node_class(kernel.op.grad_name)(kernel, tuple(edges), tuple(arrays), tuple(versions), out_meta, tuple_output)
+    saved = tuple(arrays) if saves else saved_for_backward(kernel, edges, inputs, arrays, out_meta, tuple_output)
+    node = node_class(kernel.op.grad_name)(kernel, tuple(edges), saved, tuple(versions), out_meta, tuple_output)
     for nr, out in enumerate(outputs):
         if out._storage.dtype.category >= dtypes.FLOATING:
             out._grad_fn = node
@@ -181,15 +246,29 @@ def _saved_version(t: Tensor, producer: str | None = None, output_nr: int = 0, p
                         position)
 
 
-def _copy_slices(base, *others, inner, shape, stride, offset):
+def _copy_slices(base, *others, inner, shape, stride, offset, base_layout=None):
     layout = {"shape": shape, "stride": stride}
-    return strided.write(base, inner.fn(strided.read(base, offset, **layout), *others), offset, **layout)
+    buffer = base if base_layout is None else _buffer_of(base, *base_layout)
+    buffer = strided.write(buffer, inner.fn(strided.read(buffer, offset, **layout), *others), offset, **layout)
+    return buffer if base_layout is None else strided.read(buffer, base_layout[3], shape=base_layout[1],
+                                                           stride=base_layout[2])
+
+
+def _read_view(base, *, shape, stride, offset, base_layout=None):
+    buffer = base if base_layout is None else _buffer_of(base, *base_layout)
+    return strided.read(buffer, offset, shape=shape, stride=stride)
+
+
+def _buffer_of(base, size, shape, stride, offset):
+    """The storage buffer holding `base`'s value where its layout there is not row-major from the start (a clone
+    that kept a transposed layout, a tensor after t_()), so a view's storage layout applies to it."""
+    return strided.write(jax.numpy.zeros(size, base.dtype), base, offset, shape=shape, stride=stride)
 
 
 # An in-place op through a view, as a function of the base. Like PyTorch's CopySlices it is freed by
 # backward whatever its inner op saves; the inner op's saved operands get their versions in _rebase_history.
 COPY_SLICES = Op("copy_slices", _copy_slices, grad_name="CopySlices", saves=SAVES_INPUTS, promote="none")
-AS_STRIDED = Op("as_strided", strided.read, grad_name="AsStridedBackward0", saves=SAVES_NOTHING, promote="none")
+AS_STRIDED = Op("as_strided", _read_view, grad_name="AsStridedBackward0", saves=SAVES_NOTHING, promote="none")
 
 
 def check_inplace_allowed(target: Tensor) -> None:
@@ -198,6 +277,8 @@ def check_inplace_allowed(target: Tensor) -> None:
         return
     if target._grad_fn is None and target._requires_grad:
         raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
+    if target._multi_output_view and target._grad_fn is not None:
+        raise RuntimeError(_multi_output_view_error(target, "is being modified inplace"))
     base = target._base
     if base is not None and base._grad_fn is None and base._requires_grad:
         raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
@@ -215,21 +296,48 @@ def _legacy_scalar_name(d: dtypes.dtype) -> str:
     return dtypes.LEGACY_NAMES[d].replace("Tensor", "")
 
 
+_RESULT_DTYPES: dict = {}
+
+
+def _result_dtype(kernel, arrays: Sequence, common: dtypes.dtype) -> dtypes.dtype:
+    """What `kernel` returns (a comparison's bool, not its inputs' common dtype), traced once per kernel. Where the
+    kernel refuses its inputs, the common dtype: PyTorch checks that cast before it looks for a kernel."""
+    found = _RESULT_DTYPES.get(kernel)
+    if found is None:
+        try:
+            found = _RESULT_DTYPES[kernel] = dtypes.from_jax(jax.eval_shape(kernel.fn, *arrays).dtype)
+        except (NotImplementedError, RuntimeError):
+            return common
+    return found
+
+
+# Ops PyTorch lets write into a tensor whose elements share memory (fills, and index_put_ with a warning).
+_OVERLAP_ALLOWED = frozenset({"fill_", "zero_", "masked_fill", "index_fill", "index_put", "tril", "triu"})
+
+
+def _check_no_internal_overlap(target: Tensor) -> None:
+    """PyTorch's assert_no_internal_overlap: a stride-0 dim of size > 1 (an expanded tensor) can't be written."""
+    for size, step in zip(target._shape, target._stride):
+        if step == 0 and size > 1:
+            raise RuntimeError("unsupported operation: more than one element of the written-to tensor refers to a "
+                               "single memory location. Please clone() the tensor before performing the operation.")
+
+
 def apply_inplace(op: Op, target: Tensor, others: Sequence, static: tuple = ()) -> Tensor:
     """Runs `op(target, *others)` and writes the result into `target`, keeping its dtype."""
     check_inplace_allowed(target)
+    if not target._whole and op.name not in _OVERLAP_ALLOWED:
+        _check_no_internal_overlap(target)
     inputs = (target, *others)
     tensors = [x for x in inputs if isinstance(x, Tensor)]
     device = common_device(tensors)
-    if op.promote != "none":
-        common = promoted_dtype(op, inputs)
-        _check_castable(common, target.dtype)
-        cast = common.jax
-    else:
-        cast = None
+    cast = promoted_dtype(op, inputs) if op.promote != "none" else None
+    arrays = _arrays(inputs, cast.jax if cast is not None else None, device)
+    if cast is not None and cast.category > target.dtype.category:
+        _check_castable(_result_dtype(op.kernel(static, cast.jax), arrays, cast), target.dtype)
+    cast = cast.jax if cast is not None else None
     out_cast = target.dtype.jax if cast is not None and cast != target.dtype.jax else None
     kernel = op.kernel(static, cast, out_cast)
-    arrays = _arrays(inputs, cast, device)
     value = kernel.jit(*arrays)
     recording = grad_mode.STATE.enabled and _any_requires_grad(tensors)
     edges_before = tuple(edge_of(x) if isinstance(x, Tensor) else None for x in inputs) if recording else None
@@ -238,7 +346,7 @@ def apply_inplace(op: Op, target: Tensor, others: Sequence, static: tuple = ()) 
     saved_versions = _versions_of_others(kernel, others) if recording else ()
     target._assign(value)
     if recording:
-        _rebase_history(kernel, target, arrays, edges_before, saved_versions, base_before)
+        _rebase_history(kernel, inputs, arrays, edges_before, saved_versions, base_before)
     return target
 
 
@@ -246,32 +354,47 @@ def _versions_of_others(kernel, others: Sequence) -> tuple:
     """An in-place op's saved inputs, bar the target: its old value is kept as a copy (PyTorch's
     `original_self`), so only a later change to another operand (or to the target, when it is also
     an operand) is an error."""
-    if kernel.op.saves != SAVES_INPUTS:
+    if "inputs" not in kernel.op.saves:
         return ()
     return tuple(_saved_version(x, position=position) for position, x in enumerate(others, 1)
                  if isinstance(x, Tensor))
 
 
-def _rebase_history(kernel, target, arrays, edges, versions, base_before) -> None:
-    """After an in-place op, the target's (or its base's) grad_fn becomes that op's node."""
-    if kernel.op.saves == SAVES_RESULT:
-        versions = (_saved_version(target, kernel.op.grad_name, 0),)
+def _rebase_history(kernel, inputs, arrays, edges, versions, base_before) -> None:
+    """After an in-place op on `inputs[0]`, the target's (or its base's) grad_fn becomes that op's node."""
+    target = inputs[0]
+    if "result" in kernel.op.saves:
+        versions = (*versions, _saved_version(target, kernel.op.grad_name, 0))
     target_meta = ((target._shape, target._storage.dtype.jax),)
     if base_before is None:
-        node = node_class(kernel.op.grad_name)(kernel, edges, tuple(arrays), versions, target_meta)
+        saved = tuple(arrays) if kernel.op.saves else saved_for_backward(kernel, edges, inputs, arrays, target_meta,
+                                                                          False)
+        node = node_class(kernel.op.grad_name)(kernel, edges, saved, versions, target_meta)
         target._grad_fn, target._output_nr = node, 0
         return
     base = target._base
     copy_kernel = COPY_SLICES.kernel((("inner", kernel),) + _layout(target), None)
     base_edges = (edge_of(base),) + edges[1:]
     base_meta = ((base._shape, base._storage.dtype.jax),)
-    node = node_class("CopySlices")(copy_kernel, base_edges, (base_before, *arrays[1:]), versions, base_meta)
+    node = CopySlices(copy_kernel, base_edges, (base_before, *arrays[1:]), versions, base_meta)
     base._grad_fn, base._output_nr = node, 0
     _regenerate_view_history(target)
 
 
+def _multi_output_view_error(view: Tensor, what: str) -> str:
+    name = forward_name(view._grad_fn.name())
+    return (f"Output {view._output_nr} of {name} is a view and {what}. This view is the output of a function that "
+            "returns multiple views. Such functions do not allow the output views to be modified inplace. You should "
+            "replace the inplace operation by an out-of-place one.")
+
+
 def _layout(view: Tensor) -> tuple:
-    return (("offset", view._offset), ("shape", view._shape), ("stride", view._stride))
+    """A view's layout in its storage, and its base's where that is not the base's row-major value."""
+    layout = (("offset", view._offset), ("shape", view._shape), ("stride", view._stride))
+    base = view._base
+    if base._whole:
+        return layout
+    return (("base_layout", (base._storage.numel, base._shape, base._stride, base._offset)),) + layout
 
 
 def _regenerate_view_history(view: Tensor) -> None:
@@ -280,8 +403,10 @@ def _regenerate_view_history(view: Tensor) -> None:
     view._view_version = view._storage.version
     if not base.requires_grad:
         return
+    if view._multi_output_view:
+        raise RuntimeError(_multi_output_view_error(
+            view, "its base or another view of its base has been modified inplace"))
     kernel = AS_STRIDED.kernel(_layout(view), None)
-    node = node_class("AsStridedBackward0")(
-        kernel, (edge_of(base),), (base._value(),), (),
-        ((view._shape, view._storage.dtype.jax),))
-    view._grad_fn, view._output_nr = node, 0
+    edges, meta = (edge_of(base),), ((view._shape, view._storage.dtype.jax),)
+    saved = saved_for_backward(kernel, edges, (base,), (base._value(),), meta, False)
+    view._grad_fn, view._output_nr = node_class("AsStridedBackward0")(kernel, edges, saved, (), meta), 0

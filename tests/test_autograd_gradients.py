@@ -226,6 +226,15 @@ def test_the_table_is_whole():
     assert len(set(names)) == len(names)
 
 
+@pytest.fixture(autouse=True, scope="module")
+def fuse_on_first_sight():
+    """Here graphs are fused the first time they are met (not the second), so every case meant for the
+    fused executor runs there."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(fused, "SIGHTINGS_BEFORE_COMPILING", 0)
+        yield
+
+
 @pytest.fixture
 def executor_calls(monkeypatch) -> collections.Counter:
     """How often each executor ran a backward (pjtorch's; torch is not counted)."""

@@ -248,20 +248,91 @@ def test_saved_value_modified_in_place_raises_only_where_torch_does():
     same_as_torch(SAVED_VALUE_CASES, expected_values=17)
 
 
-@pytest.mark.xfail(strict=True, reason="pjtorch/ops: max()/norm (like amax, std, logsumexp, cumprod) save their input "
-                                       "and their result in PyTorch, but are declared SAVES_RESULT only")
-def test_ops_that_save_input_and_result():
-    same_as_torch({"max all": _modified_after(lambda lib, y: y.max()),
-                   "norm": _modified_after(lambda lib, y: y.norm())}, expected_values=0)
+REDUCTIONS = {
+    "max()": lambda y: y.max(), "min()": lambda y: y.min(), "amax": lambda y: y.amax(0), "amin": lambda y: y.amin(0),
+    "norm": lambda y: y.norm(), "norm 1": lambda y: y.norm(1), "std": lambda y: y.std(), "var": lambda y: y.var(),
+    "logsumexp": lambda y: y.logsumexp(0), "cumprod": lambda y: y.cumprod(0), "cumsum": lambda y: y.cumsum(0),
+    "logcumsumexp": lambda y: y.logcumsumexp(0), "prod": lambda y: y.prod(), "prod dim": lambda y: y.prod(0),
+    "median()": lambda y: y.median(), "median(0)": lambda y: y.median(0), "aminmax": lambda y: y.aminmax(),
+    "max(0)": lambda y: y.max(0), "sort": lambda y: y.sort(0), "topk": lambda y: y.topk(2, 0),
+    "kthvalue": lambda y: y.kthvalue(1, 0), "cummax": lambda y: y.cummax(0), "softmax": lambda y: y.softmax(0),
+}
+
+
+def _first(out):
+    return out[0] if isinstance(out, tuple) else out
+
+
+def _after_changing(change):
+    """A reduction of y = x * 1 (x of shape (3, 2)), `change(y, out)` in place, then backward."""
+    def case(reduce):
+        def script(lib):
+            x = lib.arange(1.0, 7.0).reshape(3, 2).requires_grad_()
+            y = x * 1
+            out = reduce(y)
+            change(y, out)
+            _first(out).sum().backward()
+            return x.grad
+
+        return script
+
+    return case
+
+
+def test_reductions_save_what_torch_saves():
+    input_changed = _after_changing(lambda y, out: y.add_(1))
+    result_changed = _after_changing(lambda y, out: _first(out).add_(1))
+    indices_changed = _after_changing(lambda y, out: out[1].add_(1))
+    cases = {f"input of {name}": input_changed(reduce) for name, reduce in REDUCTIONS.items()}
+    cases.update({f"result of {name}": result_changed(reduce) for name, reduce in REDUCTIONS.items()})
+    cases.update({f"indices of {name}": indices_changed(REDUCTIONS[name])
+                  for name in ("max(0)", "sort", "topk", "kthvalue", "median(0)", "cummax")})
+    same_as_torch(cases, expected_values=15)
+
+
+def test_second_backward_through_reductions_raises_where_torch_does():
+    def twice(reduce):
+        def script(lib):
+            x = lib.tensor([[1.0, 5.0], [3.0, 2.0]], requires_grad=True)
+            out = _first(reduce(x)).sum()
+            out.backward()
+            out.backward()
+            return x.grad
+
+        return script
+
+    same_as_torch({name: twice(reduce) for name, reduce in REDUCTIONS.items()}, expected_values=1)
 
 
 def test_scalar_divided_by_a_tensor():
     same_as_torch({"2 / y": _modified_after(lambda lib, y: 2 / y)}, expected_values=1)
 
 
-@pytest.mark.xfail(strict=True, reason="pjtorch/ops/shape.py: fill_ with a number is FillBackward2 in PyTorch")
 def test_fill_names_its_node_as_torch():
     same_as_torch({"fill_": lambda lib: grads_after(lib, lambda lib, x: (x * 3).fill_(2.0))}, expected_values=1)
+
+
+def test_fills_record_as_torch():
+    from test_autograd_graph import structure
+
+    def recorded(fill):
+        def script(lib):
+            x = leaf(lib)
+            value = lib.tensor(2.0, requires_grad=True)
+            y = fill(lib, x * 3, value)
+            node = structure(y.grad_fn, depth=2)
+            (y * lib.tensor([1.0, -2.0, 3.0])).sum().backward()
+            return node, x.grad, value.grad
+
+        return script
+
+    same_as_torch({name: recorded(fill) for name, fill in {
+        "fill_ number": lambda lib, y, v: y.fill_(2.0), "fill_ int": lambda lib, y, v: y.fill_(2),
+        "fill_ tensor": lambda lib, y, v: y.fill_(v), "fill_ constant tensor": lambda lib, y, v: y.fill_(lib.tensor(2.0)),
+        "zero_": lambda lib, y, v: y.zero_(), "fill_ through a view": lambda lib, y, v: (y[1:].fill_(2.0), y)[1],
+        "fill_ tensor through a view": lambda lib, y, v: (y[1:].fill_(v), y)[1],
+        "zero_ through a view": lambda lib, y, v: (y[:2].zero_(), y)[1],
+    }.items()}, expected_values=8)
 
 
 def test_modified_saved_values_in_other_shapes_match_torch():

@@ -58,6 +58,13 @@ KEYS = {
     "list-none-list": lambda m: ([0, 1], None, [1, 2]),
     "empty-list": lambda m: [], "empty-tensor": lambda m: m.tensor([], dtype=m.int64),
     "list-of-tensor-items": lambda m: [m.tensor(1), m.tensor(0)],
+    # PyTorch accepts several `...`: each skips the dims no other part names (here none after the first).
+    "ellipsis-int-ellipsis": lambda m: (Ellipsis, 0, Ellipsis),
+    "int-ellipsis-ellipsis": lambda m: (0, Ellipsis, Ellipsis),
+    "ellipsis-none-ellipsis": lambda m: (Ellipsis, None, Ellipsis), "three-ellipses": lambda m: (Ellipsis,) * 3,
+    "ints-between-ellipses": lambda m: (Ellipsis, 0, 1, 2, Ellipsis),
+    "int-ellipsis-list-ellipsis": lambda m: (0, Ellipsis, [0], Ellipsis),
+    "full-slices": lambda m: (slice(None), slice(0, 3), slice(None, 100)),
     # errors
     "int-out-of-range": lambda m: 2, "second-int-out-of-range": lambda m: (0, 3),
     "negative-out-of-range": lambda m: (0, 0, -5), "ellipsis-int-out-of-range": lambda m: (Ellipsis, 4),
@@ -76,6 +83,10 @@ KEYS = {
     "mask-then-out-of-range": lambda m: (m.tensor([[True, False, True], [False, True, True]]), [0, 3, 9, 1]),
     "unbroadcastable-lists": lambda m: ([0, 1], [[0], [1]], [0, 1, 2]),
     "unbroadcastable-two": lambda m: ([0, 1], [0, 1, 2]),
+    "int-past-a-second-ellipsis": lambda m: (Ellipsis, 0, Ellipsis, 1),
+    "slice-past-a-second-ellipsis": lambda m: (Ellipsis, 0, Ellipsis, slice(1, None)),
+    "none-past-a-second-ellipsis": lambda m: (Ellipsis, 0, Ellipsis, None),
+    "list-past-a-second-ellipsis": lambda m: (Ellipsis, 0, Ellipsis, [0]),
 }
 
 
@@ -86,7 +97,7 @@ def test_getitem_matches_torch(name):
 
 
 def test_key_table_size():
-    assert len(KEYS) == 67
+    assert len(KEYS) == 78
 
 
 ZERO_DIM_KEYS = {"none": None, "ellipsis": Ellipsis, "true": True, "false": False, "int": 0, "slice": slice(None),
@@ -164,6 +175,11 @@ ASSIGNMENTS = {
     "0dim-tensor-key": lambda m, x, v: x.__setitem__(m.tensor(1), 7),
     "int32-key": lambda m, x, v: v.__setitem__(m.tensor([1, 2], dtype=m.int32), 0),
     "through-a-view": lambda m, x, v: x[0].t().__setitem__(slice(1, None), 0),
+    "two-ellipses": lambda m, x, v: x.__setitem__((Ellipsis, 1, Ellipsis), -1),
+    "full-slices-copy": lambda m, x, v: x.__setitem__((slice(None), slice(None)), m.ones(3, 4)),
+    "false-is-a-no-op": lambda m, x, v: x.__setitem__(False, 5),
+    "0dim-target-int": lambda m, x, v: m.tensor(1.0).__setitem__(0, 5),
+    "0dim-target-slice": lambda m, x, v: m.tensor(1.0).__setitem__(slice(None), 5),
 }
 
 
@@ -180,7 +196,7 @@ def test_setitem_matches_torch(name):
 
 
 def test_assignment_table_size():
-    assert len(ASSIGNMENTS) == 42
+    assert len(ASSIGNMENTS) == 47
 
 
 def test_setitem_keeps_identity_and_bumps_the_version():

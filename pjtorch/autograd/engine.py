@@ -7,6 +7,8 @@ A graph with no hooks or custom Functions is replayed whole under one `jax.jit` 
 """
 from __future__ import annotations
 
+import functools
+import warnings
 from typing import Sequence
 
 import jax
@@ -17,7 +19,7 @@ from ..ops.registry import Op, SAVES_NOTHING
 from ..tensor import factories
 from ..tensor.tensor import Tensor
 from . import fused, grad_mode
-from .graph import AccumulateGrad, Edge, Node, OpNode, is_float, vjp_of
+from .graph import AccumulateGrad, Edge, Hole, Node, OpNode, is_float, primals_read, vjp_of
 
 # ----- entry points -------------------------------------------------------------------------------
 
@@ -34,7 +36,27 @@ def backward(tensors: Sequence[Tensor], grad_tensors=None, retain_graph=None, cr
     seeds = _seeds(tensors, grad_tensors, create_graph)
     retain = create_graph if retain_graph is None else retain_graph
     only = None if inputs is None else {_input_edge(t, i) for i, t in enumerate(inputs)}
-    _run(roots, seeds, retain, create_graph, capture=None, accumulate_only=only)
+    if create_graph:
+        _warn_of_the_cycle_once()
+    for t in inputs or ():
+        t.retain_grad()  # as PyTorch does: a non-leaf input's gradient lands in its .grad this way
+    _run(roots, seeds, retain, create_graph, capture=None, accumulate_only=only, outputs=tensors)
+
+
+_CYCLE_WARNING = (
+    "Using backward() with create_graph=True will create a reference cycle between the parameter and its gradient "
+    "which can cause a memory leak. We recommend using autograd.grad when creating the graph to avoid this. If you "
+    "have to use this function, make sure to reset the .grad fields of your parameters to None after use to break "
+    "the cycle and avoid the leak.")
+_cycle_warned = False
+
+
+def _warn_of_the_cycle_once() -> None:
+    """PyTorch warns once per process (TORCH_WARN_ONCE)."""
+    global _cycle_warned
+    if not _cycle_warned:
+        _cycle_warned = True
+        warnings.warn(_CYCLE_WARNING, UserWarning, stacklevel=4)
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph: bool = False,
@@ -49,7 +71,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph: bo
     capture = {}
     for i, t in enumerate(inputs):
         capture.setdefault(_input_edge(t, i), []).append(i)
-    found = _run(roots, seeds, retain, create_graph, capture=capture, accumulate_only=None)
+    found = _run(roots, seeds, retain, create_graph, capture=capture, accumulate_only=None, outputs=outputs)
     results = []
     for i, t in enumerate(inputs):
         value = found.get(i)
@@ -104,6 +126,9 @@ def _seeds(tensors: Sequence[Tensor], grads, create_graph: bool) -> list:
             if t.dtype.is_complex:
                 raise RuntimeError("grad can be implicitly created only for real scalar outputs but got "
                                    f"{t.dtype}")
+            if not create_graph and not t._shape:
+                seeds.append(dispatch.scalar_array(1, t.dtype.jax, t._storage.device))
+                continue
             g = factories.ones_like(t)
         elif not isinstance(g, Tensor):
             raise TypeError(f"gradients can be either Tensors or None, but got {type(g).__name__}")
@@ -146,15 +171,33 @@ def _plan(roots: list) -> list:
     return order
 
 
-def _run(roots: list, seeds: list, retain_graph: bool, create_graph: bool, capture, accumulate_only) -> dict:
+def _run(roots: list, seeds: list, retain_graph: bool, create_graph: bool, capture, accumulate_only,
+         outputs: Sequence[Tensor]) -> dict:
     order = _plan(roots)
-    if not create_graph and fused.can_fuse(order):
-        return fused.run(order, roots, seeds, retain_graph, capture, accumulate_only)
+    skipped = ()
+    if capture is not None or accumulate_only is not None:
+        order, skipped = _prune(order, {edge.node for edge in capture or accumulate_only}, capture is None)
+    if not create_graph and not skipped and fused.can_fuse(order):
+        found = fused.run(order, roots, seeds, retain_graph, capture, accumulate_only, outputs)
+        if found is not None:
+            return found
     with grad_mode.set_grad_enabled(create_graph):
-        return _run_stepwise(order, roots, seeds, retain_graph, create_graph, capture, accumulate_only)
+        return _run_stepwise(order, roots, seeds, retain_graph, create_graph, capture, accumulate_only, skipped)
 
 
-def _run_stepwise(order, roots, seeds, retain_graph, create_graph, capture, accumulate_only) -> dict:
+def _prune(order: list, targets: set, run_targets: bool) -> tuple:
+    """Only what reaches the targets runs, as in PyTorch: nodes with a path to a target, and the targets
+    themselves for `.backward(inputs=...)`. Returns that order (the targets kept) and the targets that must not run
+    (`autograd.grad` wants only the gradient flowing into them)."""
+    runs = set()
+    for node in reversed(order):
+        if (run_targets and node in targets) or any(edge is not None and (edge.node in runs or edge.node in targets)
+                                                    for edge in node.edges):
+            runs.add(node)
+    return [node for node in order if node in runs or node in targets], targets - runs
+
+
+def _run_stepwise(order, roots, seeds, retain_graph, create_graph, capture, accumulate_only, skipped) -> dict:
     pending: dict = {}
     for edge, seed in zip(roots, seeds):
         _add_into(pending, edge, seed)
@@ -167,6 +210,8 @@ def _run_stepwise(order, roots, seeds, retain_graph, create_graph, capture, accu
         if node.pre_hooks:
             grads_out = _call_node_hooks(node.pre_hooks, grads_out, create_graph)
         _capture(node, grads_out, capture, captured, create_graph)
+        if node in skipped:
+            continue
         if isinstance(node, AccumulateGrad):
             if capture is None and (accumulate_only is None or Edge(node, 0) in accumulate_only):
                 accumulate_into_leaf(node.variable, grads_out[0], create_graph)
@@ -260,27 +305,66 @@ def _apply_node(node: Node, grads_out: list, create_graph: bool) -> tuple:
     if create_graph:
         return _apply_recorded(node, saved, grads_out)
     cotangents = tuple(g if g is not None else node.zero_cotangent(nr) for nr, g in enumerate(grads_out))
-    return node.kernel.vjp(saved, node.cotangent_structure(cotangents))
+    return node.pullback(saved, cotangents)
 
 
 # ----- create_graph: the vjp itself as a recorded op ----------------------------------------------
 
-_VJP = Op("vjp", vjp_of, grad_name="BackwardBackward0", saves=SAVES_NOTHING, promote="none")
+def _products(*names: str) -> dict:
+    return dict.fromkeys((f"{name}Backward0" for name in names), "MulBackward0")
+
+
+def _quotients(*names: str) -> dict:
+    return dict.fromkeys((f"{name}Backward0" for name in names), "DivBackward0")
+
+
+# PyTorch names a gradient computed under create_graph by the last op of its derivative formula: for pointwise
+# math mostly a product or a quotient, for many others the op's own backward kernel (`TanhBackwardBackward0`),
+# which is the default below. Names only: the values come from jax.vjp whatever the name.
+_DOUBLE_BACKWARD_NAMES = {
+    **_products("Mul", "Pow", "Sin", "Cos", "Tan", "Exp", "Expm1", "Abs", "Reciprocal", "Rsqrt", "Asin", "Sinh",
+                "Cosh", "Erf", "Silu", "Mish", "LinalgVectorNorm", "Std", "Var", "Logsumexp", "Prod", "Atan2", "Mv"),
+    **_quotients("Div", "Log", "Log1p", "Log2", "Sqrt", "Atan", "Cumprod"),
+    "PowBackward1": "WhereBackward0", "PowBackward2": "MulBackward0", "MmBackward0": "MmBackward0",
+    "AddmmBackward0": "MmBackward0", "ReluBackward0": "ThresholdBackwardBackward0",
+    "SoftmaxBackward0": "SoftmaxBackwardDataBackward0", "LogSoftmaxBackward0": "LogSoftmaxBackwardDataBackward0",
+    "ViewBackward0": "ViewBackward0", "TBackward0": "TBackward0", "TransposeBackward0": "TransposeBackward0",
+    "PermuteBackward0": "PermuteBackward0", "UnsqueezeBackward0": "SqueezeBackward1",
+}
+
+
+@functools.lru_cache(maxsize=None)
+def _vjp_op(grad_name: str) -> Op:
+    """The op a node's vjp is recorded as, named as PyTorch would name the gradient it makes."""
+    name = _DOUBLE_BACKWARD_NAMES.get(grad_name, grad_name.rstrip("0123456789") + "Backward0")
+    return Op("vjp", vjp_of, grad_name=name, saves=SAVES_NOTHING, promote="none")
 
 
 def _apply_recorded(node: OpNode, saved: tuple, grads_out: list) -> tuple:
-    reads = node.primals_read()
-    primals = tuple(_connected(array, edge if read else None) for array, edge, read in zip(saved, node.edges, reads))
+    """Each wanted input's cotangent as an op of its own, depending only on the primals its formula reads, as in
+    PyTorch: d(x * y)/dx = grad * y has no path back to x."""
+    device = next(g for g in grads_out if g is not None).device
+    saved = tuple(factories.filled_array(a.shape, 0, a.dtype, device) if type(a) is Hole else a for a in saved)
     cotangents = []
     for nr, (shape, dtype) in enumerate(node.out_meta):
         if not is_float(dtype):
             continue
         g = grads_out[nr]
-        device = primals[0].device
         cotangents.append(g if g is not None else Tensor._wrap(factories.filled_array(shape, 0, dtype, device),
                                                                device))
-    results = iter(dispatch.apply(_VJP, (*primals, *cotangents), node.vjp_static()))
-    return tuple(None if edge is None else next(results) for edge in node.edges)
+    avals = tuple((array.shape, array.dtype) for array in saved)
+    results = []
+    for position, edge in enumerate(node.edges):
+        if edge is None:
+            results.append(None)
+            continue
+        static = node.vjp_static(wanted=tuple(i == position for i in range(len(node.edges))))
+        reads = primals_read(static, avals)
+        primals = tuple(_connected(array, source if read else None)
+                        for array, source, read in zip(saved, node.edges, reads))
+        (g,) = dispatch.apply(_vjp_op(node.name()), (*primals, *cotangents), static)
+        results.append(g)
+    return tuple(results)
 
 
 def _connected(array, edge: Edge | None) -> Tensor:

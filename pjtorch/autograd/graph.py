@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import Callable, NamedTuple
+from typing import Callable, NamedTuple, Sequence
 
 import jax
 import numpy as np
 from jax.extend.core import Literal
 
+from ..ops.deferred import Deferred, concrete
+from ..ops.registry import TRACE_COUNTS
 from .hooks import RemovableHandle
 
 SECOND_BACKWARD = (
@@ -24,7 +26,12 @@ SECOND_BACKWARD = (
 )
 
 
-_BACKWARD_SUFFIX = re.compile(r"Backward\d*$")
+_BACKWARD_SUFFIX = re.compile(r"Backward(?:0$)?")
+
+
+def forward_name(grad_name: str) -> str:
+    """`MulBackward0` -> `Mul`, `MaxBackward1` -> `Max1`: how PyTorch's error messages name the op behind a node."""
+    return _BACKWARD_SUFFIX.sub("", grad_name, count=1)
 
 
 class Edge(NamedTuple):
@@ -55,7 +62,75 @@ class SavedVersion(NamedTuple):
             producer, output_nr = self.tensor.grad_fn.name(), self.tensor._output_nr
         if producer is None:
             return text
-        return f"{text}, which is output {output_nr} of {_BACKWARD_SUFFIX.sub('', producer)},"
+        return f"{text}, which is output {output_nr} of {forward_name(producer)},"
+
+
+class Hole(NamedTuple):
+    """A saved input that backward never reads, kept by shape and dtype only, so that its memory can go."""
+
+    shape: tuple
+    dtype: object
+
+
+_HOLES: dict = {}
+_HOLES_LIMIT = 8192
+_NUMBERS = (int, float, complex)
+
+
+def saved_for_backward(kernel, edges: Sequence, inputs: Sequence, arrays: Sequence, out_meta: tuple,
+                       tuple_output: bool) -> tuple:
+    """What a node of an op that saves nothing keeps of its inputs: the arrays its backward reads (a view's offset),
+    and a Hole for each one it never reads, found once per signature from the backward's jaxpr. The signature is
+    read off the input tensors (a Python number's array follows from its type and the kernel's cast)."""
+    key = [kernel]
+    for x, edge in zip(inputs, edges):
+        key.append(type(x) if x.__class__ in _NUMBERS else (x._shape, x._storage.dtype, edge is None))
+    key = tuple(key)
+    holes = _HOLES.get(key)
+    if holes is None:
+        if len(_HOLES) >= _HOLES_LIMIT:
+            _HOLES.clear()
+        avals = tuple((a.shape, a.dtype) for a in arrays)
+        static = (("kernel", kernel), ("out_meta", out_meta), ("primal_count", len(arrays)),
+                  ("tuple_output", tuple_output), ("wanted", tuple(edge is not None for edge in edges)))
+        reads = primals_read(static, avals)
+        holes = _HOLES[key] = tuple((i, Hole(*aval)) for i, (aval, read) in enumerate(zip(avals, reads)) if not read)
+    if not holes:
+        return tuple(arrays)
+    saved = list(arrays)
+    for i, hole in holes:
+        saved[i] = hole
+    return tuple(saved)
+
+
+def split_holes(saved: tuple) -> tuple:
+    """(the saved arrays, where the holes go as ((position, shape, dtype), ...)): the holes are static arguments."""
+    holes = tuple((i, a.shape, a.dtype) for i, a in enumerate(saved) if type(a) is Hole)
+    if not holes:
+        return saved, ()
+    return tuple(a for a in saved if type(a) is not Hole), holes
+
+
+def fill_holes(arrays: tuple, holes: tuple) -> tuple:
+    """Inside a trace: the primals, zeros in the holes (which XLA drops, since backward never reads them)."""
+    if not holes:
+        return arrays
+    primals = list(arrays)
+    for position, shape, dtype in holes:
+        primals.insert(position, jax.numpy.zeros(shape, dtype))
+    return tuple(primals)
+
+
+@functools.lru_cache(maxsize=None)
+def _pullback(kernel, holes: tuple) -> Callable:
+    """Compiled `(saved arrays, cotangents) -> input cotangents` for one-node-at-a-time backward."""
+    fn, name = kernel.fn, kernel.op.name + ".vjp"
+
+    def pullback(arrays, cotangents):
+        TRACE_COUNTS[name] += 1
+        return jax.vjp(fn, *fill_holes(arrays, holes))[1](cotangents)
+
+    return jax.jit(pullback)
 
 
 def check_versions(versions) -> None:
@@ -137,18 +212,30 @@ class OpNode(Node):
         self.tuple_output = tuple_output
         self.released = False
 
-    def cotangent_structure(self, cotangents: tuple):
-        """The cotangent in the shape of the kernel's output: a tuple exactly when the kernel returns one."""
-        return cotangents if self.tuple_output else cotangents[0]
+    def pullback(self, saved: tuple, cotangents: tuple) -> tuple:
+        """The input cotangents, given the checked saved inputs and one cotangent per output."""
+        arrays, holes = split_holes(saved)
+        return _pullback(self.kernel, holes)(arrays, cotangents if self.tuple_output else cotangents[0])
 
     @property
     def next_functions(self) -> tuple:
-        hidden = self.kernel.op.hidden_inputs
+        hidden = self.hidden_inputs()
         edges = self.edges[:len(self.edges) - hidden] if hidden else self.edges
         return tuple((e.node, e.output_nr) if e is not None else (None, 0) for e in edges)
 
+    def hidden_inputs(self) -> int:
+        """How many trailing inputs PyTorch's node does not list (a view's offset, fill_'s number)."""
+        return self.kernel.op.hidden_inputs
+
     def check_saved(self) -> tuple:
         """The saved inputs, after checking they are still there and that none backward reads was modified."""
+        saved = self.check_saved_lazily()
+        if any(type(a) is Deferred for a in saved):
+            self.saved = saved = tuple(concrete(a) for a in saved)
+        return saved
+
+    def check_saved_lazily(self) -> tuple:
+        """`check_saved`, leaving deferred inputs uncomputed for the fused backward to compute."""
         if self.released:
             raise RuntimeError(SECOND_BACKWARD)
         stale = [saved for saved in self.versions if saved.storage.version != saved.version]
@@ -157,10 +244,13 @@ class OpNode(Node):
             check_versions([saved for saved in stale if saved.position is None or reads[saved.position]])
         return self.saved
 
-    def vjp_static(self) -> tuple:
-        """The static arguments of `vjp_of` for this node: the cotangents of the inputs that have edges."""
+    def vjp_static(self, wanted: tuple | None = None) -> tuple:
+        """The static arguments of `vjp_of` for this node: the cotangents of the `wanted` inputs (by default those
+        with edges)."""
+        if wanted is None:
+            wanted = tuple(edge is not None for edge in self.edges)
         return (("kernel", self.kernel), ("out_meta", self.out_meta), ("primal_count", len(self.saved)),
-                ("tuple_output", self.tuple_output), ("wanted", tuple(edge is not None for edge in self.edges)))
+                ("tuple_output", self.tuple_output), ("wanted", wanted))
 
     def primals_read(self) -> tuple:
         """Which saved inputs this node's backward reads (PyTorch saves only those: `x` of `x * 2` is not)."""
@@ -168,7 +258,7 @@ class OpNode(Node):
 
     def release(self) -> None:
         """Frees what backward needed (PyTorch keeps nothing for ops that save nothing)."""
-        if self.versions or self.kernel.op.saves != "nothing":
+        if self.versions or self.kernel.op.saves:
             self.saved = None
             self.versions = ()
             self.released = True
@@ -178,6 +268,15 @@ class OpNode(Node):
         if is_float(dtype):
             return jax.numpy.zeros(shape, dtype)
         return np.zeros(shape, jax.dtypes.float0)
+
+
+class CopySlices(OpNode):
+    """An in-place op through a view, as a function of the base: lists the base, then the inner op's inputs."""
+
+    __slots__ = ()
+
+    def hidden_inputs(self) -> int:
+        return dict(self.kernel.static)["inner"].op.hidden_inputs
 
 
 class AccumulateGrad(Node):

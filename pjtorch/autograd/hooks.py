@@ -53,7 +53,7 @@ class RetainGrad:
         if t is None:
             return None
         if t._grad is None:
-            t._grad = grad.detach().clone() if not grad.requires_grad else grad
+            t._grad = grad.clone()  # recorded under create_graph (CloneBackward0), as PyTorch's hook does
         else:
             t._grad = t._grad + grad
         return None

@@ -10,7 +10,8 @@ import jax
 import jax.numpy as jnp
 
 from .pointwise import astype, refusing
-from .registry import Op, SAVES_NOTHING, SAVES_RESULT
+from .registry import (Op, SAVES_INDICES, SAVES_INPUTS_AND_INDICES, SAVES_INPUTS_AND_RESULT, SAVES_NOTHING,
+                       SAVES_RESULT)
 
 
 def _integral(dtype) -> bool:
@@ -209,42 +210,46 @@ _ARG_REFUSALS = {"b": (RuntimeError, "{name}(): does not support bool input"), *
 SUM = Op("sum", _sum, grad_name="SumBackward0", saves=SAVES_NOTHING, promote="none")
 SUM_DIM = Op("sum", _sum, grad_name="SumBackward1", saves=SAVES_NOTHING, promote="none")
 NANSUM = Op("nansum", _nansum, promote="none")
-PROD = Op("prod", _prod, grad_name="ProdBackward0", promote="none")
-PROD_DIM = Op("prod", _prod, grad_name="ProdBackward1", promote="none")
+PROD = Op("prod", _prod, grad_name="ProdBackward0", promote="none", saves=SAVES_INPUTS_AND_RESULT)
+PROD_DIM = Op("prod", _prod, grad_name="ProdBackward1", promote="none", saves=SAVES_INPUTS_AND_RESULT)
 MEAN = Op("mean", _mean, grad_name="MeanBackward0", saves=SAVES_NOTHING, promote="none")
 MEAN_DIM = Op("mean", _mean, grad_name="MeanBackward1", saves=SAVES_NOTHING, promote="none")
 NANMEAN = Op("nanmean", _nanmean, grad_name="DivBackward0", promote="none")
-AMAX = _declare("amax", _amax, promote="none", saves=SAVES_RESULT, accepts="bif")
-AMIN = _declare("amin", _amin, promote="none", saves=SAVES_RESULT, accepts="bif")
-MAX_ALL = _declare("max", _amax, grad_name="MaxBackward1", promote="none", saves=SAVES_RESULT, accepts="bif")
-MIN_ALL = _declare("min", _amin, grad_name="MinBackward1", promote="none", saves=SAVES_RESULT, accepts="bif")
+AMAX = _declare("amax", _amax, promote="none", saves=SAVES_INPUTS_AND_RESULT, accepts="bif")
+AMIN = _declare("amin", _amin, promote="none", saves=SAVES_INPUTS_AND_RESULT, accepts="bif")
+MAX_ALL = _declare("max", _amax, grad_name="MaxBackward1", promote="none", saves=SAVES_INPUTS_AND_RESULT,
+                   accepts="bif")
+MIN_ALL = _declare("min", _amin, grad_name="MinBackward1", promote="none", saves=SAVES_INPUTS_AND_RESULT,
+                   accepts="bif")
 MAX_DIM = _declare("max", vector_if_scalar(_max_with_indices), grad_name="MaxBackward0", promote="none",
-                   saves=SAVES_NOTHING, accepts="bif", refusals=_NO_COMPLEX)
+                   saves=SAVES_INDICES, accepts="bif", refusals=_NO_COMPLEX)
 MIN_DIM = _declare("min", vector_if_scalar(_min_with_indices), grad_name="MinBackward0", promote="none",
-                   saves=SAVES_NOTHING, accepts="bif", refusals=_NO_COMPLEX)
+                   saves=SAVES_INDICES, accepts="bif", refusals=_NO_COMPLEX)
 ARGMAX = _declare("argmax", _argmax, promote="none", accepts="if", refusals=_ARG_REFUSALS)
 ARGMIN = _declare("argmin", _argmin, promote="none", accepts="if", refusals=_ARG_REFUSALS)
 VAR = Op("var", _var, grad_name="VarBackward0", promote="none")
-STD = Op("std", _std, grad_name="StdBackward0", promote="none", saves=SAVES_RESULT)
+STD = Op("std", _std, grad_name="StdBackward0", promote="none", saves=SAVES_INPUTS_AND_RESULT)
 VAR_MEAN = Op("var_mean", _var_mean, grad_name="VarMeanBackward0", promote="none")
 STD_MEAN = Op("std_mean", _std_mean, grad_name="StdMeanBackward0", promote="none")
-NORM = Op("norm", _norm, grad_name="LinalgVectorNormBackward0", promote="none", saves=SAVES_RESULT)
+NORM = Op("norm", _norm, grad_name="LinalgVectorNormBackward0", promote="none", saves=SAVES_INPUTS_AND_RESULT)
 ALL = Op("all", _all, promote="none")
 ANY = Op("any", _any, promote="none")
-LOGSUMEXP = Op("logsumexp", _logsumexp, promote="float", saves=SAVES_RESULT)
+LOGSUMEXP = Op("logsumexp", _logsumexp, promote="float", saves=SAVES_INPUTS_AND_RESULT)
 CUMSUM = Op("cumsum", vector_if_scalar(_cumsum), saves=SAVES_NOTHING, promote="none")
-CUMPROD = Op("cumprod", vector_if_scalar(_cumprod), promote="none", saves=SAVES_RESULT)
+CUMPROD = Op("cumprod", vector_if_scalar(_cumprod), promote="none", saves=SAVES_INPUTS_AND_RESULT)
 CUMMAX = _declare("cummax", vector_if_scalar(_running_extreme(jax.lax.cummax)), promote="none",
-                  accepts="bif")
+                  saves=SAVES_INPUTS_AND_INDICES, accepts="bif")
 CUMMIN = _declare("cummin", vector_if_scalar(_running_extreme(jax.lax.cummin)), promote="none",
-                  accepts="bif")
-LOGCUMSUMEXP = _declare("logcumsumexp", vector_if_scalar(_logcumsumexp), promote="none", accepts="fc")
+                  saves=SAVES_INPUTS_AND_INDICES, accepts="bif")
+LOGCUMSUMEXP = _declare("logcumsumexp", vector_if_scalar(_logcumsumexp), promote="none",
+                        saves=SAVES_INPUTS_AND_RESULT, accepts="fc")
 SOFTMAX = _declare("softmax", vector_if_scalar(_softmax), grad_name="SoftmaxBackward0", promote="none",
                    saves=SAVES_RESULT, accepts="f")
 LOG_SOFTMAX = _declare("log_softmax", vector_if_scalar(_log_softmax), grad_name="LogSoftmaxBackward0",
                        promote="none", saves=SAVES_RESULT, accepts="f")
 COUNT_NONZERO = Op("count_nonzero", _count_nonzero, promote="none")
-MEDIAN_ALL = _declare("median", _median_all, grad_name="MedianBackward0", promote="none", accepts="if")
+MEDIAN_ALL = _declare("median", _median_all, grad_name="MedianBackward0", promote="none",
+                      saves=SAVES_INPUTS_AND_RESULT, accepts="if")
 MEDIAN_DIM = _declare("median", vector_if_scalar(_median_dim), grad_name="MedianBackward1", promote="none",
-                      accepts="if")
-AMINMAX = _declare("aminmax", _aminmax, promote="none", accepts="bif")
+                      saves=SAVES_INDICES, accepts="if")
+AMINMAX = _declare("aminmax", _aminmax, promote="none", saves=SAVES_INPUTS_AND_RESULT, accepts="bif")

@@ -6,7 +6,7 @@ import jax.numpy as jnp
 
 from .pointwise import astype, refusing
 from .reduction import vector_if_scalar
-from .registry import Op, SAVES_NOTHING
+from .registry import Op, SAVES_INDICES, SAVES_NOTHING
 
 
 def _cat(*arrays, dim):
@@ -32,6 +32,20 @@ def _copy_into(dst, src):
 
 def _fill(dst, value):
     return jnp.broadcast_to(astype(value, dst.dtype), dst.shape)
+
+
+def _zero(dst):
+    return jnp.zeros_like(dst)
+
+
+def _roll(x, shifts, dims):
+    """dims None: the flattened tensor rolled by its one shift, then given its shape back."""
+    return jnp.roll(x, shifts[0] if dims is None else shifts, dims)
+
+
+def _masked_select(x, positions, shape):
+    """`positions`: where the mask (broadcast with x to `shape`) is true, as flat indices found on the host."""
+    return jnp.broadcast_to(x, shape).reshape(-1)[positions]
 
 
 def _repeat(x, repeats):
@@ -197,17 +211,20 @@ STACK = Op("stack", _stack, saves=SAVES_NOTHING)
 CLONE = Op("clone", _clone, saves=SAVES_NOTHING, promote="none")
 TO_DTYPE = Op("to", _to_dtype, grad_name="ToCopyBackward0", saves=SAVES_NOTHING, promote="none")
 COPY = Op("copy_", _copy_into, grad_name="CopyBackwards", saves=SAVES_NOTHING, promote="none")
-FILL = Op("fill_", _fill, grad_name="FillBackward0", saves=SAVES_NOTHING, promote="none")
+FILL = Op("fill_", _fill, grad_name="FillBackward3", saves=SAVES_NOTHING, promote="none")
+FILL_SCALAR = Op("fill_", _fill, grad_name="FillBackward2", saves=SAVES_NOTHING, promote="none", hidden_inputs=1)
+ZERO = Op("zero_", _zero, grad_name="ZeroBackward0", saves=SAVES_NOTHING, promote="none")
 FLIP = Op("flip", lambda x, dims: jnp.flip(x, dims), saves=SAVES_NOTHING, promote="none")
-ROLL = Op("roll", lambda x, shifts, dims: jnp.roll(x, shifts, dims), saves=SAVES_NOTHING, promote="none")
+ROLL = Op("roll", _roll, saves=SAVES_NOTHING, promote="none")
 REPEAT = Op("repeat", _repeat, saves=SAVES_NOTHING, promote="none")
 REPEAT_INTERLEAVE = Op("repeat_interleave", _repeat_interleave, grad_name="IndexSelectBackward0", promote="none")
 SORT = Op("sort", refusing(vector_if_scalar(_sort), "sort", "bif", {
-    "c": (RuntimeError, " Sort does not support complex dtypes on CPU")}), promote="none")
+    "c": (RuntimeError, " Sort does not support complex dtypes on CPU")}), promote="none", saves=SAVES_INDICES)
 TOPK = Op("topk", refusing(vector_if_scalar(_topk), "topk", "if", {
     "b": (RuntimeError, "topk does not support bool dtypes on CPU"),
-    "c": (RuntimeError, " topk does not support complex dtypes on CPU")}), promote="none")
-KTHVALUE = Op("kthvalue", refusing(vector_if_scalar(_kthvalue), "kthvalue", "if"), promote="none")
+    "c": (RuntimeError, " topk does not support complex dtypes on CPU")}), promote="none", saves=SAVES_INDICES)
+KTHVALUE = Op("kthvalue", refusing(vector_if_scalar(_kthvalue), "kthvalue", "if"), promote="none",
+              saves=SAVES_INDICES)
 GATHER = Op("gather", _gather, promote="none")
 SCATTER = Op("scatter", _scatter, promote="none")
 SCATTER_ADD = Op("scatter_add", _scatter_add, promote="none")
@@ -220,6 +237,7 @@ TAKE = Op("take", _take, promote="none")
 MASKED_FILL = Op("masked_fill", _masked_fill, promote="none")
 MASKED_SCATTER = Op("masked_scatter", _masked_scatter, promote="none")
 INDEX = Op("index", _advanced_index, grad_name="IndexBackward0", promote="none")
+MASKED_SELECT = Op("masked_select", _masked_select, promote="none", hidden_inputs=1)
 INDEX_PUT = Op("index_put", _index_put, grad_name="IndexPutBackward0", promote="none")
 TRIL = Op("tril", _tril, saves=SAVES_NOTHING, promote="none")
 TRIU = Op("triu", _triu, saves=SAVES_NOTHING, promote="none")

@@ -15,7 +15,7 @@ import numpy as np
 from .. import dispatch
 from ..ops import shape as shape_ops
 from . import dtypes, views
-from .tensor import Tensor
+from .tensor import Tensor, wrap_dim
 
 _INDEX_DTYPES = (dtypes.int64, dtypes.int32, dtypes.uint8, dtypes.bool)
 _SEQUENCE_AS_TUPLE = (
@@ -65,20 +65,6 @@ def _consumed_dims(part) -> int:
     return 1
 
 
-def _expand_ellipsis(key: tuple, ndim: int) -> tuple:
-    """The key with `...` (or the missing trailing dims) as full slices, and each part's position in the key."""
-    ellipses = [i for i, part in enumerate(key) if part is Ellipsis]
-    if len(ellipses) > 1:
-        raise IndexError("an index can only have a single ellipsis ('...')")
-    used = sum(_consumed_dims(p) for p in key)
-    if used > ndim:
-        raise IndexError(f"too many indices for tensor of dimension {ndim}")
-    at = ellipses[0] if ellipses else len(key)
-    fill = (slice(None),) * (ndim - used)
-    positions = tuple(range(at)) + (at,) * len(fill) + tuple(range(at + 1, len(key)))
-    return key[:at] + fill + key[at + 1:], positions
-
-
 def _index_int(part) -> int | None:
     if isinstance(part, bool):
         return None
@@ -87,32 +73,61 @@ def _index_int(part) -> int | None:
     return None
 
 
+def _apply_views(t: Tensor, parts: tuple, keep_full_slice: bool) -> tuple:
+    """PyTorch's applySlicing: ints, slices and None become views, left to right, and each `...` skips the dims no
+    part names; index tensors are collected with the dim of the viewed tensor they index. A full slice is no view
+    at all, except when it is the whole key (`keep_full_slice`), as in PyTorch."""
+    ndim = t.ndim
+    specified = sum(_consumed_dims(p) for p in parts)
+    if specified > ndim:
+        raise IndexError(f"too many indices for tensor of dimension {ndim}")
+    result, dim, indices = t, 0, []
+    for position, part in enumerate(parts):
+        if part is Ellipsis:
+            dim += ndim - specified
+        elif part is None:
+            result = views.unsqueeze(result, dim)
+            dim += 1
+        elif isinstance(part, _BoolAxis):
+            result = views.unsqueeze(result, dim)
+            indices.append((dim, _bool_axis_index(part.value, t.device)))
+            dim += 1
+        elif isinstance(part, slice):
+            result = _slice(result, dim, part, keep_full_slice)
+            dim += 1
+        elif isinstance(part, Tensor):
+            indices.append((dim, part))
+            dim += _consumed_dims(part)
+        else:
+            result = _select(result, dim, _index_int(part), position)
+    return result, indices
+
+
+def _bool_axis_index(value: bool, device) -> Tensor:
+    from .factories import tensor
+
+    return tensor([0] if value else [], dtype=dtypes.int64, device=device)
+
+
 def _select(t: Tensor, dim: int, index: int, position: int) -> Tensor:
     """`t.select(dim, index)` with the bounds message indexing gives, naming the index's position in the key."""
-    size = t._shape[dim]
+    size = t._shape[dim] if dim < t.ndim else 0
     if not -size <= index < size:
         raise IndexError(f"index {index} is out of bounds for dimension {position} with size {size}")
     return views.select(t, dim, index)
 
 
-def _apply_basic(t: Tensor, key: tuple, positions: tuple) -> Tensor:
-    """Applies ints, slices and None as views, left to right."""
-    result, dim = t, 0
-    for part, position in zip(key, positions):
-        if part is None:
-            result = views.unsqueeze(result, dim)
-            dim += 1
-        elif isinstance(part, slice):
-            step = 1 if part.step is None else _scalar_index(part.step)
-            if step == 0:
-                raise ValueError("slice step cannot be zero")
-            if step < 0:
-                raise ValueError("step must be greater than zero")
-            result = views.slice_dim(result, dim, _scalar_index(part.start), _scalar_index(part.stop), step)
-            dim += 1
-        else:
-            result = _select(result, dim, _index_int(part), position)
-    return result if result is not t else views.alias(t)
+def _slice(t: Tensor, dim: int, part: slice, keep_full: bool) -> Tensor:
+    start, stop = _scalar_index(part.start), _scalar_index(part.stop)
+    step = 1 if part.step is None else _scalar_index(part.step)
+    if step == 0:
+        raise ValueError("slice step cannot be zero")
+    if step < 0:
+        raise ValueError("step must be greater than zero")
+    size = t._shape[dim] if dim < t.ndim else 0
+    if not keep_full and not start and (stop is None or stop >= size) and step == 1:
+        return t
+    return views.slice_dim(t, wrap_dim(dim, t.ndim), start, stop, step)
 
 
 def _scalar_index(value):
@@ -137,90 +152,68 @@ def _normalize_parts(t: Tensor, key: tuple) -> tuple:
             parts.append(part)
         else:
             raise IndexError(_INVALID_INDEX.format(type(part).__name__))
+    if t.ndim == 0:
+        _check_0dim_parts(parts)
     return tuple(parts)
 
 
-def _is_basic(key: tuple) -> bool:
-    return not any(isinstance(p, (Tensor, _BoolAxis)) for p in key)
+def _check_0dim_parts(parts: tuple) -> None:
+    if any(isinstance(p, (Tensor, _BoolAxis)) for p in parts):
+        return
+    if any(_index_int(p) is not None for p in parts):
+        raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` "
+                         "in C++ to convert a 0-dim tensor to a number")
+    if any(isinstance(p, slice) for p in parts):
+        raise IndexError("slice() cannot be applied to a 0-dim tensor.")
 
 
 def getitem(t: Tensor, key) -> Tensor:
     parts = _normalize_parts(t, _normalize_key(key))
-    if t.ndim == 0 and _is_basic(parts):
-        if any(_index_int(p) is not None for p in parts):
-            raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` "
-                             "in C++ to convert a 0-dim tensor to a number")
-        if any(isinstance(p, slice) for p in parts):
-            raise IndexError("slice() cannot be applied to a 0-dim tensor.")
-    key, positions = _expand_ellipsis(parts, t.ndim)
-    if _is_basic(key):
-        return _apply_basic(t, key, positions)
-    t, key = _bool_axes_as_indices(t, key)
-    t, key = _select_integers(t, key, positions)
-    spec, arrays = _advanced_spec(t, key)
-    return dispatch.apply(shape_ops.INDEX, (t, *arrays), (("spec", spec),))
+    viewed, indices = _apply_views(t, parts, keep_full_slice=isinstance(key, slice))
+    if not indices:
+        return viewed if viewed is not t else views.alias(t)
+    spec, arrays = _advanced_spec(viewed, indices)
+    return dispatch.apply(shape_ops.INDEX, (viewed, *arrays), (("spec", spec),))
 
 
-def _bool_axes_as_indices(t: Tensor, key: tuple) -> tuple:
-    from .factories import tensor
-
-    parts, dim = [], 0
-    for part in key:
-        if isinstance(part, _BoolAxis):
-            t = views.unsqueeze(t, dim)
-            part = tensor([0] if part.value else [], dtype=dtypes.int64, device=t.device)
-        parts.append(part)
-        dim += _consumed_dims(part)
-    return t, tuple(parts)
+_WHOLE_DIM = ("slice", None, None, None)
 
 
-def _select_integers(t: Tensor, key: tuple, positions: tuple) -> tuple:
-    """Applies integer indices as selects first: PyTorch places advanced-index dims as if ints were gone."""
-    kept, dim = [], 0
-    for part, position in zip(key, positions):
-        index = _index_int(part)
-        if index is not None:
-            t = _select(t, dim, index, position)
-            continue
-        kept.append(part)
-        dim += _consumed_dims(part)
-    return t, tuple(kept)
-
-
-def _advanced_spec(t: Tensor, key: tuple) -> tuple:
-    """The static description of an advanced index and its index tensors (masks turned into indices).
-
-    `viewed` is the shape PyTorch has reached when it meets each index tensor: it applies slices and None
-    first, as views, so its mask errors name that shape.
-    """
+def _advanced_spec(t: Tensor, indices: list) -> tuple:
+    """The static description of an advanced index of `t` by (dim, index tensor) pairs, and its index arrays (masks
+    turned into indices): 'i' where an index array applies, a whole-dim slice between them."""
+    if indices:
+        at, last = indices[-1]
+        used = at + _consumed_dims(last)
+        if used > t.ndim:
+            raise IndexError(f"too many indices for tensor of dimension {t.ndim} (got {used})")
     spec, arrays, dim = [], [], 0
-    viewed, at = list(t._shape), 0
-    for part in key:
-        if isinstance(part, Tensor):
-            if part.dtype not in _INDEX_DTYPES:
-                raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
-            if part.dtype in (dtypes.bool, dtypes.uint8):
-                _check_mask_shape(viewed, part, at)
-                found = _mask_indices(part, t.device)
-                spec.extend("i" * len(found))
-                arrays.extend(found)
-                dim, at = dim + part.ndim, at + part.ndim
-                continue
-            _check_bounds(part, t._shape[dim], len(arrays))
-            spec.append("i")
-            arrays.append(part)
-        elif isinstance(part, slice):
-            bounds = tuple(_scalar_index(b) for b in (part.start, part.stop, part.step))
-            spec.append(("slice",) + bounds)
-            viewed[at] = len(range(*slice(*bounds).indices(viewed[at])))
-        else:
-            spec.append(None)
-            viewed.insert(at, 1)
-            at += 1
+    for at, part in indices:
+        spec.extend([_WHOLE_DIM] * (at - dim))
+        if part.dtype not in _INDEX_DTYPES:
+            raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+        if part.dtype in (dtypes.bool, dtypes.uint8):
+            _check_mask_shape(t._shape, part, at)
+            found = _mask_indices(part, t.device)
+            spec.extend("i" * len(found))
+            arrays.extend(found)
+            dim = at + part.ndim
             continue
-        dim, at = dim + 1, at + 1
+        _check_bounds(part, t._shape[at], len(arrays))
+        spec.append("i")
+        arrays.append(part)
+        dim = at + 1
     _check_broadcastable(arrays)
     return tuple(spec), arrays
+
+
+def masked_select(t: Tensor, mask: Tensor, shape: tuple) -> Tensor:
+    """t's elements where the mask is true, both broadcast to `shape`: one gather at positions found on the host."""
+    from .factories import tensor
+
+    positions = np.flatnonzero(np.broadcast_to(np.asarray(mask._value()), shape))
+    return dispatch.apply(shape_ops.MASKED_SELECT, (t, tensor(positions, device=t.device)),
+                          (("shape", tuple(shape)),))
 
 
 def _mask_indices(mask: Tensor, device) -> list:
@@ -230,11 +223,11 @@ def _mask_indices(mask: Tensor, device) -> list:
     return [tensor(axis.astype(np.int64), device=device) for axis in np.nonzero(values)]
 
 
-def _check_mask_shape(viewed: list, mask: Tensor, at: int) -> None:
+def _check_mask_shape(shape: tuple, mask: Tensor, at: int) -> None:
     for i, size in enumerate(mask.shape):
-        if viewed[at + i] != size:
+        if shape[at + i] != size:
             raise IndexError(f"The shape of the mask {_dims(mask.shape)} at index {i} does not match the shape of "
-                             f"the indexed tensor {_dims(viewed)} at index {at + i}")
+                             f"the indexed tensor {_dims(shape)} at index {at + i}")
 
 
 def _check_bounds(index: Tensor, size: int, ordinal: int) -> None:
@@ -276,25 +269,29 @@ def setitem(t: Tensor, key, value) -> None:
         kind = type(value)
         name = kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__name__}"
         raise TypeError(f"can't assign a {name} to a {t.type()}")
-    key, positions = _expand_ellipsis(_normalize_parts(t, _normalize_key(key)), t.ndim)
-    if _is_basic(key):
-        target = _apply_basic(t, key, positions)
-        if isinstance(value, Tensor):
-            _copy_to(target, value)
-        else:
-            target.fill_(value)
+    if key is False:
         return
-    t, key = _bool_axes_as_indices(t, key)
-    t, key = _select_integers(t, key, positions)
-    spec, arrays = _advanced_spec(t, key)
-    index_put_spec(t, spec, arrays, value, accumulate=False)
+    target, indices = _apply_views(t, _normalize_parts(t, _normalize_key(key)), keep_full_slice=False)
+    if not indices:
+        _copy_to(target, value)
+        return
+    spec, arrays = _advanced_spec(target, indices)
+    index_put_spec(target, spec, arrays, value, accumulate=False)
 
 
-def _copy_to(target: Tensor, value: Tensor) -> None:
-    """PyTorch's setitem copy: leading size-1 dims of the value dropped, then expanded to the target."""
-    if value._shape != target._shape and value.ndim:
-        value = views.expand(views.reshape(value, _without_leading_ones(value._shape)), target._shape)
-    target.copy_(value)
+def _copy_to(target: Tensor, value) -> None:
+    """PyTorch's copy_to: a number becomes a 0-dim tensor of the target's dtype; copy_ when the shapes agree, fill_
+    from a 0-dim CPU value, else the value's leading size-1 dims dropped and the rest expanded to the target."""
+    if not isinstance(value, Tensor):
+        from .factories import tensor
+
+        value = tensor(value, dtype=target.dtype, device=target.device)
+    if value._shape == target._shape:
+        target.copy_(value)
+    elif not value._shape and value.device.type == "cpu":
+        target.fill_(value)
+    else:
+        target.copy_(views.expand(views.reshape(value, _without_leading_ones(value._shape)), target._shape))
 
 
 def _without_leading_ones(shape: tuple) -> tuple:
@@ -331,8 +328,13 @@ def _broadcasts(shape: tuple, target: tuple) -> bool:
 
 
 def index_put_(t: Tensor, indices: tuple, values: Tensor, accumulate: bool = False) -> Tensor:
-    key, _ = _expand_ellipsis(tuple(indices), t.ndim)
-    spec, arrays = _advanced_spec(t, key)
+    placed, dim = [], 0
+    for position, index in enumerate(indices):
+        if not isinstance(index, Tensor):
+            raise TypeError(f"expected Tensor as element {position} in argument 0, but got {type(index).__name__}")
+        placed.append((dim, index))
+        dim += _consumed_dims(index)
+    spec, arrays = _advanced_spec(t, placed)
     return index_put_spec(t, spec, arrays, values, accumulate)
 
 

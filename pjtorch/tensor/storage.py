@@ -11,6 +11,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from ..ops.deferred import Deferred
+
 
 class Storage:
     __slots__ = ("_array", "_host", "version", "device", "dtype", "__weakref__")
@@ -33,6 +35,15 @@ class Storage:
         """The current value as a jax.Array, in the shape it was produced with."""
         if self._host is not None:
             return jnp.asarray(self._host)
+        if type(self._array) is Deferred:
+            self._array = self._array.value()
+        return self._array
+
+    @property
+    def lazy_array(self):
+        """The value as it is held: a jax.Array, or a Deferred not computed until someone reads it."""
+        if self._host is not None:
+            return jnp.asarray(self._host)
         return self._array
 
     def replace(self, array) -> None:
@@ -49,7 +60,7 @@ class Storage:
     def host(self) -> np.ndarray:
         """A writable ndarray that from now on is this storage's value, shared with NumPy."""
         if self._host is None:
-            self._host = np.array(self._array)
+            self._host = np.array(self.array)
             self._array = None
         return self._host
 
@@ -67,7 +78,7 @@ class Storage:
         return _Untracked(self)
 
     def block_until_ready(self) -> None:
-        if self._array is not None and isinstance(self._array, jax.Array):
+        if self._array is not None and isinstance(self.array, jax.Array):
             self._array.block_until_ready()
 
 
@@ -83,6 +94,10 @@ class _Untracked(Storage):
     @property
     def array(self):
         return self._owner.array
+
+    @property
+    def lazy_array(self):
+        return self._owner.lazy_array
 
     def _write(self, array) -> None:
         self._owner._write(array)

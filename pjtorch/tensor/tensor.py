@@ -24,7 +24,7 @@ NON_LEAF_GRAD_WARNING = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad attribute won't be "
     "populated during autograd.backward(). If you indeed want the .grad field to be populated for a non-leaf "
     "Tensor, use .retain_grad() on the non-leaf Tensor. If you access the non-leaf Tensor by mistake, make sure "
-    "you access the leaf Tensor instead. See github.com/pytorch/pytorch/pull/30531 for more informations."
+    "you access the leaf Tensor instead. See github.com/pytorch/pytorch/pull/30531 for more information."
 )
 
 
@@ -42,18 +42,22 @@ class Tensor:
     _retains_grad = False
     _leaf_hooks = None
     _is_param = False
+    _multi_output_view = False  # an output of unbind/split, or a view of one: no in-place changes under grad
     __array_priority__ = 1000
 
     # ----- construction -------------------------------------------------------------------------
     @classmethod
     def _wrap(cls, array, device) -> "Tensor":
         """A new tensor owning `array` (an op's result)."""
+        return cls._wrap_typed(array, device if device is not None else of_jax(_device_of(array)),
+                               dtypes.from_jax(array.dtype))
+
+    @classmethod
+    def _wrap_typed(cls, array, device, dtype) -> "Tensor":
+        """`_wrap` when the device and dtype are already known: the per-op hot path."""
         t = object.__new__(Tensor)
-        t._storage = Storage(array, device if device is not None else of_jax(_device_of(array)),
-                             dtypes.from_jax(array.dtype))
-        shape = array.shape
-        t._shape = Size(shape)
-        t._stride = strided.contiguous_strides(shape)
+        t._storage = Storage(array, device, dtype)
+        t._shape, t._stride = _contiguous_layout(array.shape)
         t._offset = 0
         t._whole = True
         return t
@@ -389,6 +393,19 @@ class Tensor:
     def block_until_ready(self) -> "Tensor":
         self._storage.block_until_ready()
         return self
+
+
+_LAYOUTS: dict = {}
+
+
+def _contiguous_layout(shape: tuple) -> tuple:
+    """(Size, contiguous strides) for a shape, shared between results: both are immutable."""
+    found = _LAYOUTS.get(shape)
+    if found is None:
+        if len(_LAYOUTS) >= 4096:
+            _LAYOUTS.clear()
+        found = _LAYOUTS[shape] = (Size(shape), strided.contiguous_strides(shape))
+    return found
 
 
 def _device_of(array):

@@ -20,6 +20,7 @@ from .size import Size
 from .tensor import Tensor, wrap_dim
 
 _VIEW_OPS: dict = {}
+_MULTI_VIEW_OPS: dict = {}
 
 
 def _view_op(grad_name: str) -> Op:
@@ -32,17 +33,53 @@ def _view_op(grad_name: str) -> Op:
 
 def make_view(parent: Tensor, layout_fn: Callable, grad_name: str, *args) -> Tensor:
     """A tensor sharing `parent`'s storage through `layout_fn`, recorded for autograd."""
-    shape, stride, offset = layout_fn(parent._shape, parent._stride, parent._offset, *args)
-    view = Tensor._from_storage(parent._storage, shape, stride, offset)
-    view._base = parent._base if parent._base is not None else parent
-    view._view_version = parent._storage.version
-    if grad_mode.STATE.enabled and (parent._grad_fn is not None or parent._requires_grad):
+    view = _view_of(parent, layout_fn(parent._shape, parent._stride, parent._offset, *args))
+    if _recording(parent):
         relative_shape, relative_stride, relative_offset = layout_fn(
             parent._shape, strided.contiguous_strides(parent._shape), 0, *args)
         kernel = _view_op(grad_name).kernel((("shape", tuple(relative_shape)), ("stride", tuple(relative_stride))))
         offset_array = dispatch.scalar_array(relative_offset, np.int64, parent.device)
         dispatch.record(kernel, (parent, relative_offset), (parent._value(), offset_array), (view,))
     return view
+
+
+def make_views(parent: Tensor, layout_fn: Callable, grad_name: str, arguments: Sequence[tuple]) -> tuple:
+    """Views of `parent`, one per argument tuple, recorded as PyTorch records unbind and split: one node with an
+    output per view. PyTorch then refuses in-place changes to the views (see dispatch.check_inplace_allowed)."""
+    views = tuple(_view_of(parent, layout_fn(parent._shape, parent._stride, parent._offset, *args))
+                  for args in arguments)
+    if _recording(parent):
+        contiguous = strided.contiguous_strides(parent._shape)
+        layouts = tuple(layout_fn(parent._shape, contiguous, 0, *args) for args in arguments)
+        kernel = _multi_view_op(grad_name).kernel((("layouts", layouts),))
+        dispatch.record(kernel, (parent,), (parent._value(),), views, tuple_output=True)
+        for view in views:
+            view._multi_output_view = True
+    return views
+
+
+def _view_of(parent: Tensor, layout: tuple) -> Tensor:
+    view = Tensor._from_storage(parent._storage, *layout)
+    view._base = parent._base if parent._base is not None else parent
+    view._view_version = parent._storage.version
+    view._multi_output_view = parent._multi_output_view
+    return view
+
+
+def _recording(parent: Tensor) -> bool:
+    return grad_mode.STATE.enabled and (parent._grad_fn is not None or parent._requires_grad)
+
+
+def _read_views(base, *, layouts: tuple) -> tuple:
+    return tuple(strided.read(base, offset, shape=shape, stride=stride) for shape, stride, offset in layouts)
+
+
+def _multi_view_op(grad_name: str) -> Op:
+    found = _MULTI_VIEW_OPS.get(grad_name)
+    if found is None:
+        found = _MULTI_VIEW_OPS[grad_name] = Op("views", _read_views, grad_name=grad_name, saves=SAVES_NOTHING,
+                                                promote="none")
+    return found
 
 
 # ----- layout functions ---------------------------------------------------------------------------
@@ -189,7 +226,7 @@ def reshape(t: Tensor, *shape) -> Tensor:
         return make_view(t, _view_layout, "ViewBackward0", new_shape)
     from . import functions
 
-    copy = make_view(functions.clone(t), _view_layout, "UnsafeViewBackward0", new_shape)
+    copy = make_view(functions.contiguous(t), _view_layout, "UnsafeViewBackward0", new_shape)
     copy._base = None  # the clone is private to this result: like PyTorch's _unsafe_view, not a view
     return copy
 
@@ -382,7 +419,7 @@ def as_strided(t: Tensor, size, stride, storage_offset=None) -> Tensor:
 
 def unbind(t: Tensor, dim: int = 0) -> tuple:
     dim = wrap_dim(dim, t.ndim)
-    return tuple(make_view(t, _select_layout, "UnbindBackward0", dim, i) for i in range(t._shape[dim]))
+    return make_views(t, _select_layout, "UnbindBackward0", [(dim, i) for i in range(t._shape[dim])])
 
 
 def split(t: Tensor, split_size_or_sections, dim: int = 0) -> tuple:
@@ -402,7 +439,7 @@ def split(t: Tensor, split_size_or_sections, dim: int = 0) -> tuple:
         starts = [sum(sections[:i]) for i in range(len(sections))]
         bounds = [(start, start + s) for start, s in zip(starts, sections)]
         name = "SplitWithSizesBackward0"
-    return tuple(make_view(t, _slice_layout, name, dim, lo, hi, 1) for lo, hi in bounds)
+    return make_views(t, _slice_layout, name, [(dim, lo, hi, 1) for lo, hi in bounds])
 
 
 def chunk(t: Tensor, chunks: int, dim: int = 0) -> tuple:

@@ -1,0 +1,164 @@
+"""Results of recorded ops are deferred: computed by the fused backward, or op by op when first read.
+
+Each test checks something a wrong deferral would get wrong: a value, a gradient, a shape error
+raised at the call, a compile count, or memory that an unread chain keeps alive.
+"""
+import numpy as np
+import pytest
+import torch
+
+import pjtorch as pt
+from pjtorch.autograd import fused
+from pjtorch.ops import deferred
+from pjtorch.ops.registry import TRACE_COUNTS
+
+
+def _pending(t) -> bool:
+    """Whether the tensor's value is still to be computed (checked without computing it)."""
+    return deferred.pending(t._storage._array)
+
+
+def _warm(fn, times: int = 2):
+    """Dispatch decides an op's kernel on its first call and defers from the second on."""
+    for _ in range(times):
+        fn()
+    return fn()
+
+
+def test_recorded_results_are_deferred_and_read_correctly():
+    x = pt.tensor([0.5, -1.0, 2.0], requires_grad=True)
+    y = _warm(lambda: (x * 3).sin() + x)
+    assert _pending(y)
+    assert y.shape == (3,) and y.dtype is pt.float32
+    expected = np.sin(np.float32(3) * x.detach().numpy()) + x.detach().numpy()
+    np.testing.assert_allclose(y.detach().numpy(), expected, rtol=1e-6)
+    assert not _pending(y)
+
+
+def test_unrecorded_results_are_computed_at_once():
+    x = pt.tensor([1.0, 2.0])
+    y = _warm(lambda: x * 3)
+    assert not _pending(y)
+    with pt.no_grad():
+        z = _warm(lambda: pt.ones(2, requires_grad=True) * 3)
+    assert not _pending(z)
+
+
+def test_backward_computes_forward_and_gradients_in_one_call_compiled_once():
+    def step():
+        x = pt.tensor([3.0, -2.0], requires_grad=True)
+        y = (x**2 + 2 * x + 1).sum()
+        y.backward()
+        return x, y
+
+    _warm(step)
+    before = dict(TRACE_COUNTS)
+    for _ in range(5):
+        x, y = step()
+    assert dict(TRACE_COUNTS) == before  # neither the ops nor the replay were traced again
+    assert not _pending(y)  # the replay returned the forward value too
+    assert y.item() == 3.0**2 + 6 + 1 + (-2.0) ** 2 - 4 + 1
+    np.testing.assert_array_equal(x.grad.numpy(), [8.0, -2.0])
+
+
+def test_a_value_read_before_backward_gives_the_same_gradient_as_torch():
+    def run(lib):
+        x = lib.tensor([0.3, 1.7, -0.4], requires_grad=True)
+        for _ in range(3):
+            loss = ((x.exp() * x).tanh() - x).pow(2).mean()
+        first = loss.item()
+        loss.backward()
+        return first, x.grad.detach().numpy()
+
+    ours, theirs = run(pt), run(torch)
+    assert ours[0] == pytest.approx(theirs[0], rel=1e-6)
+    np.testing.assert_allclose(ours[1], theirs[1], rtol=1e-5)
+
+
+def test_shape_errors_are_raised_at_the_call():
+    a = pt.randn(3, requires_grad=True)
+    b = pt.randn(4)
+    for _ in range(3):
+        with pytest.raises(RuntimeError, match="must match the size"):
+            a + b
+    m = pt.randn(2, 3, requires_grad=True)
+    for _ in range(3):
+        with pytest.raises(RuntimeError):
+            m @ pt.randn(2, 3)
+
+
+def test_chains_are_capped_and_match_eager():
+    x = pt.tensor([1.0, 2.0], requires_grad=True)
+    t = x * 1
+    for _ in range(3 * deferred.MAX_DEPTH):
+        t = t * 1.01
+        assert not _pending(t) or t._storage._array.depth <= deferred.MAX_DEPTH
+    eager = x.detach().clone()
+    for _ in range(3 * deferred.MAX_DEPTH):
+        eager = eager * 1.01
+    np.testing.assert_array_equal(t.detach().numpy(), eager.numpy())
+    t.sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), [1.01 ** (3 * deferred.MAX_DEPTH)] * 2, rtol=1e-5)
+
+
+def test_deferred_values_through_views_detach_inplace_and_numpy():
+    x = pt.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    y = _warm(lambda: x * 2)
+    row = y[1]
+    detached = y.detach()
+    np.testing.assert_array_equal(row.detach().numpy(), [6.0, 8.0])
+    with pt.no_grad():
+        detached.add_(1)  # shares y's storage, so y sees it
+    np.testing.assert_array_equal(y.detach().numpy(), [[3.0, 5.0], [7.0, 9.0]])
+    z = _warm(lambda: x + 1)
+    z.mul_(10)  # in place on a deferred non-leaf: rebased history, PyTorch's gradient
+    z.sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy(), np.full((2, 2), 10.0))
+
+
+def test_autograd_grad_and_hooks_see_deferred_inputs():
+    def run(lib, hook: bool):
+        x = lib.tensor([0.5, 1.5], requires_grad=True)
+        y = x.sin() * x
+        seen = []
+        if hook:
+            y.register_hook(lambda g: seen.append(g.detach().numpy().copy()))
+        (g,) = lib.autograd.grad(y.sum(), x)
+        return g.detach().numpy(), seen
+
+    for hook in (False, True):
+        _warm(lambda: run(pt, hook))
+        ours, theirs = run(pt, hook), run(torch, hook)
+        np.testing.assert_allclose(ours[0], theirs[0], rtol=1e-6)
+        assert len(ours[1]) == len(theirs[1])
+
+
+def test_a_graph_is_fused_when_its_structure_comes_back(monkeypatch):
+    """The first backward of a structure walks it node by node; the second compiles the fused replay."""
+    def step(values):
+        x = pt.tensor(values, requires_grad=True)
+        (x.cos() * x).sum().backward()
+        return x.grad.numpy()
+
+    _warm(lambda: step([1.0]))  # the ops' dispatch decisions, on another shape (another structure)
+    runs = []
+    original = fused.run
+    monkeypatch.setattr(fused, "run", lambda *a, **k: runs.append(original(*a, **k)) or runs[-1])
+    results = [step([[0.25, -1.5, 3.0]]) for _ in range(3)]
+    assert [found is not None for found in runs] == [False, True, True]
+    for r in results:
+        np.testing.assert_allclose(r, results[0], rtol=1e-6)
+
+
+def test_a_graph_over_the_size_limit_is_never_fused(monkeypatch):
+    monkeypatch.setattr(fused, "MAX_NODES", 8)
+    runs = []
+    monkeypatch.setattr(fused, "run", lambda *a, **k: runs.append(a))
+    x = pt.tensor([1.0, 2.0], requires_grad=True)
+    for _ in range(3):
+        y = x
+        for _ in range(10):
+            y = y * 1.5
+        y.sum().backward()
+    assert runs == []
+    np.testing.assert_allclose(x.grad.numpy(), [3 * 1.5**10] * 2, rtol=1e-6)
