@@ -170,11 +170,12 @@ def test_fills_and_puts_match_torch(name):
 
 
 def test_copy_of_a_complex_number_into_a_real_tensor_warns_and_keeps_the_real_part():
-    torch = reference()
-    for m in (torch, pjtorch):
-        with pytest.warns(UserWarning, match="Casting complex values to real discards the imaginary part"):
-            x = m.zeros(2).copy_(2 + 1j)
-        assert x.tolist() == [2.0, 2.0]
+    """PyTorch warns once per process (so only pjtorch's warning is checked: another test may have had
+    PyTorch's); both keep the real part."""
+    assert reference().zeros(2).copy_(2 + 1j).tolist() == [2.0, 2.0]
+    with pytest.warns(UserWarning, match="Casting complex values to real discards the imaginary part"):
+        x = pjtorch.zeros(2).copy_(2 + 1j)
+    assert x.tolist() == [2.0, 2.0]
 
 
 # A Python number written into a tensor is converted as PyTorch's checked_convert does: a complex one with a
