@@ -42,10 +42,6 @@ class Deferred:
             size *= n
         return size
 
-    @property
-    def ndim(self) -> int:
-        return len(self.shape)
-
     def value(self) -> jax.Array:
         """Computes this value (and the deferred values it reads) with each op's own kernel."""
         if self.array is None:
