@@ -112,7 +112,8 @@ def test_setitem_records_as_torch():
     same_as_torch({f"y[{text}] = {value.__name__}": assigned(key, value)
                    for text, key in {"0": 0, ":": slice(None), "...": Ellipsis, ":, :": (slice(None), slice(None)),
                                      "0, :": (0, slice(None)), "None": None, "1:": slice(1, None), "False": False,
-                                     "..., 0, ...": (Ellipsis, 0, Ellipsis)}.items()
+                                     "..., 0, ...": (Ellipsis, 0, Ellipsis), "[0]": [0], "True": True,
+                                     "1:, [0]": (slice(1, None), [0]), ":, [0]": (slice(None), [0])}.items()
                    for value in (number, row)})
 
 
@@ -189,6 +190,13 @@ def test_next_functions_match_torch():
         "constant operand": lambda lib, x, y: lib.ones(2, 3) * x,
         "multi-output": lambda lib, x, y: x.max(1)[0] + x.max(1)[1],
         "views": lambda lib, x, y: x.t()[1:, 0].sum(0),
+        "bool operand": lambda lib, x, y: x + True,
+        "index list": lambda lib, x, y: x[[1, 0]], "index mask": lambda lib, x, y: x[x > 2],
+        "index after a slice": lambda lib, x, y: x[1:, [0, 2]],
+        "gather": lambda lib, x, y: x.gather(1, lib.tensor([[0], [2]])),
+        "index_select": lambda lib, x, y: x.index_select(1, lib.tensor([2, 0])),
+        "take": lambda lib, x, y: x.take(lib.tensor([4])),
+        "index_put": lambda lib, x, y: x.index_put((lib.tensor([1]),), y[0, :1].expand(3)),
         "roll flat": lambda lib, x, y: x.roll(1), "masked_select": lambda lib, x, y: x.masked_select(x > 2),
         "masked_select broadcast": lambda lib, x, y: x.masked_select(lib.tensor([True, False, True])),
     }

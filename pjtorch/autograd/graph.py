@@ -1,8 +1,10 @@
 """The recorded graph: one Node per differentiable op call, PyTorch's `grad_fn` objects.
 
 A Node holds the kernel it ran, the input arrays it ran on (immutable, so saving them is
-free), the edges to the nodes that produced its inputs, and the version of every tensor
-PyTorch would have saved, so an in-place change to one is caught at backward time.
+free; for ops PyTorch saves nothing of, a Hole in place of each array backward never reads,
+so intermediates are not kept alive), the edges to the nodes that produced its inputs, and
+the version of every tensor PyTorch would have saved, so an in-place change to one is caught
+at backward time.
 """
 from __future__ import annotations
 
@@ -74,17 +76,17 @@ class Hole(NamedTuple):
 
 _HOLES: dict = {}
 _HOLES_LIMIT = 8192
-_NUMBERS = (int, float, complex)
 
 
 def saved_for_backward(kernel, edges: Sequence, inputs: Sequence, arrays: Sequence, out_meta: tuple,
                        tuple_output: bool) -> tuple:
     """What a node of an op that saves nothing keeps of its inputs: the arrays its backward reads (a view's offset),
     and a Hole for each one it never reads, found once per signature from the backward's jaxpr. The signature is
-    read off the input tensors (a Python number's array follows from its type and the kernel's cast)."""
+    read off the input tensors (a number's array follows from its type and the kernel's cast)."""
     key = [kernel]
     for x, edge in zip(inputs, edges):
-        key.append(type(x) if x.__class__ in _NUMBERS else (x._shape, x._storage.dtype, edge is None))
+        storage = getattr(x, "_storage", None)
+        key.append(type(x) if storage is None else (x._shape, storage.dtype, edge is None))
     key = tuple(key)
     holes = _HOLES.get(key)
     if holes is None:

@@ -1,6 +1,8 @@
 """Shape ops that copy (concatenation, flips, repeats, triangles, sorting) and indexing ops, as pure JAX functions."""
 from __future__ import annotations
 
+import functools
+
 import jax
 import jax.numpy as jnp
 
@@ -225,20 +227,30 @@ TOPK = Op("topk", refusing(vector_if_scalar(_topk), "topk", "if", {
     "c": (RuntimeError, " topk does not support complex dtypes on CPU")}), promote="none", saves=SAVES_INDICES)
 KTHVALUE = Op("kthvalue", refusing(vector_if_scalar(_kthvalue), "kthvalue", "if"), promote="none",
               saves=SAVES_INDICES)
-GATHER = Op("gather", _gather, promote="none")
+GATHER = Op("gather", _gather, promote="none", hidden_inputs=1)
 SCATTER = Op("scatter", _scatter, promote="none")
 SCATTER_ADD = Op("scatter_add", _scatter_add, promote="none")
 SCATTER_REDUCE = Op("scatter_reduce", _scatter_reduce, grad_name="ScatterReduceBackward0", promote="none")
-INDEX_SELECT = Op("index_select", _index_select, promote="none")
+INDEX_SELECT = Op("index_select", _index_select, promote="none", hidden_inputs=1)
 INDEX_ADD = Op("index_add", _index_add, promote="none")
 INDEX_COPY = Op("index_copy", _index_copy, promote="none")
 INDEX_FILL = Op("index_fill", _index_fill, promote="none")
-TAKE = Op("take", _take, promote="none")
+TAKE = Op("take", _take, promote="none", hidden_inputs=1)
 MASKED_FILL = Op("masked_fill", _masked_fill, promote="none")
 MASKED_SCATTER = Op("masked_scatter", _masked_scatter, promote="none")
-INDEX = Op("index", _advanced_index, grad_name="IndexBackward0", promote="none")
 MASKED_SELECT = Op("masked_select", _masked_select, promote="none", hidden_inputs=1)
-INDEX_PUT = Op("index_put", _index_put, grad_name="IndexPutBackward0", promote="none")
 TRIL = Op("tril", _tril, saves=SAVES_NOTHING, promote="none")
 TRIU = Op("triu", _triu, saves=SAVES_NOTHING, promote="none")
 PAD = Op("pad", _pad, grad_name="ConstantPadNdBackward0", promote="none")
+
+
+@functools.lru_cache(maxsize=None)
+def index_op(count: int) -> Op:
+    """`x[indices]` with `count` index arrays after x, which PyTorch's IndexBackward0 does not list."""
+    return Op("index", _advanced_index, grad_name="IndexBackward0", promote="none", hidden_inputs=count)
+
+
+@functools.lru_cache(maxsize=None)
+def index_put_op(count: int) -> Op:
+    """`x[indices] = values` with `count` index arrays after x and the values; PyTorch lists only those two."""
+    return Op("index_put", _index_put, grad_name="IndexPutBackward0", promote="none", hidden_inputs=count)

@@ -173,7 +173,7 @@ def getitem(t: Tensor, key) -> Tensor:
     if not indices:
         return viewed if viewed is not t else views.alias(t)
     spec, arrays = _advanced_spec(viewed, indices)
-    return dispatch.apply(shape_ops.INDEX, (viewed, *arrays), (("spec", spec),))
+    return dispatch.apply(shape_ops.index_op(len(arrays)), (viewed, *arrays), (("spec", spec),))
 
 
 _WHOLE_DIM = ("slice", None, None, None)
@@ -299,7 +299,8 @@ def _without_leading_ones(shape: tuple) -> tuple:
     return tuple(shape[first:])
 
 
-def index_put_spec(t: Tensor, spec: tuple, arrays: list, value, accumulate: bool) -> Tensor:
+def index_put_spec(t: Tensor, spec: tuple, arrays: list, value, accumulate: bool, inplace: bool = True) -> Tensor:
+    """`t[spec] = value` (or `+=` with accumulate), into t or, not in place, into a new tensor."""
     from .factories import tensor
 
     if not isinstance(value, Tensor):
@@ -315,8 +316,10 @@ def index_put_spec(t: Tensor, spec: tuple, arrays: list, value, accumulate: bool
                            f"indexing result of shape {_dims(indexed)}")
     if stripped != value._shape:
         value = views.reshape(value, stripped)
-    return dispatch.apply_inplace(shape_ops.INDEX_PUT, t, (value, *arrays),
-                                  (("accumulate", accumulate), ("spec", spec)))
+    op, static = shape_ops.index_put_op(len(arrays)), (("accumulate", accumulate), ("spec", spec))
+    if inplace:
+        return dispatch.apply_inplace(op, t, (value, *arrays), static)
+    return dispatch.apply(op, (t, value, *arrays), static)
 
 
 def _scalar_name(d: dtypes.dtype) -> str:
@@ -328,15 +331,21 @@ def _broadcasts(shape: tuple, target: tuple) -> bool:
 
 
 def index_put_(t: Tensor, indices: tuple, values: Tensor, accumulate: bool = False) -> Tensor:
+    spec, arrays = _advanced_spec(t, _placed(indices))
+    return index_put_spec(t, spec, arrays, values, accumulate)
+
+
+def index_put(t: Tensor, indices: tuple, values: Tensor, accumulate: bool = False) -> Tensor:
+    spec, arrays = _advanced_spec(t, _placed(indices))
+    return index_put_spec(t, spec, arrays, values, accumulate, inplace=False)
+
+
+def _placed(indices: tuple) -> list:
+    """index_put's index tensors with the dim each starts at (a mask covers as many dims as it has)."""
     placed, dim = [], 0
     for position, index in enumerate(indices):
         if not isinstance(index, Tensor):
             raise TypeError(f"expected Tensor as element {position} in argument 0, but got {type(index).__name__}")
         placed.append((dim, index))
         dim += _consumed_dims(index)
-    spec, arrays = _advanced_spec(t, placed)
-    return index_put_spec(t, spec, arrays, values, accumulate)
-
-
-def index_put(t: Tensor, indices: tuple, values: Tensor, accumulate: bool = False) -> Tensor:
-    return index_put_(t.clone(), indices, values, accumulate)
+    return placed
