@@ -107,6 +107,7 @@ def _scalar_dtype(value):
 # kernel lookup decided last time, so a repeated call skips both. A signature names each operand's dtype
 # (tensors, with 0-dim marked, as promotion treats them differently) or its Python type (scalars).
 _DECIDED: dict = {}
+_DECIDED_LIMIT = 4096
 
 
 def apply(op: Op, inputs: Sequence, static: tuple = ()):
@@ -163,7 +164,7 @@ def _apply_general(op: Op, inputs: Sequence, static: tuple):
     kernel = op.kernel(static, cast)
     arrays = _arrays(inputs, cast, device)
     result = kernel.jit(*arrays)
-    if tensors and all(x._whole for x in tensors) and len(_DECIDED) < _SCALAR_CACHE_LIMIT:
+    if tensors and all(x._whole for x in tensors) and len(_DECIDED) < _DECIDED_LIMIT:
         signature = tuple([op, static, dtypes.get_default_dtype(), *(_operand_signature(x) for x in inputs)])
         _DECIDED[signature] = (kernel, cast, None if type(result) is tuple else dtypes.from_jax(result.dtype))
     return _finish(kernel, inputs, arrays, result, device, wants_grad)
