@@ -24,8 +24,9 @@ from .tensor.dtypes import (  # noqa: E402
 )
 from .tensor.factories import (  # noqa: E402
     arange, as_tensor, asarray, empty, empty_like, eye, from_numpy, full, full_like, linspace, logspace, ones,
-    ones_like, tensor, zeros, zeros_like,
+    ones_like, tensor, torch_scalar_tensor as scalar_tensor, zeros, zeros_like,
 )
+from .tensor.extra_functions import bincount, fill, layout, sparse_coo, strided  # noqa: E402
 from .tensor.functions import *  # noqa: E402,F401,F403
 from .tensor.functions import UNARY_FUNCTIONS as _UNARY, BINARY_FUNCTIONS as _BINARY  # noqa: E402
 from .tensor.indexing import index_put  # noqa: E402
@@ -37,8 +38,8 @@ from .tensor.random import (  # noqa: E402
 from .tensor.size import Size  # noqa: E402
 from .tensor.tensor import Tensor  # noqa: E402
 from .tensor.views import (  # noqa: E402
-    as_strided, broadcast_to, chunk, diagonal, expand, flatten, movedim, narrow, permute, reshape, select, split,
-    squeeze, t_ as t, tensor_split, transpose, unbind, unflatten, unsqueeze,
+    as_strided, broadcast_to, chunk, diagonal, dsplit, expand, flatten, hsplit, movedim, narrow, permute, reshape,
+    select, split, squeeze, t_ as t, tensor_split, transpose, unbind, unflatten, unsqueeze, vsplit,
 )
 from .tensor.views import movedim as moveaxis, transpose as swapaxes, transpose as swapdims  # noqa: E402
 

@@ -14,13 +14,14 @@ import jax
 import numpy as np
 
 from .autograd import grad_mode
-from .autograd.graph import (AccumulateGrad, CopySlices, Edge, SavedVersion, forward_name, node_class,
-                             saved_for_backward)
+from .autograd.graph import (AccumulateGrad, CopySlices, Edge, SavedVersion, forward_name, holes_of, node_class,
+                             punch_holes, saved_for_backward)
 from .ops import deferred, strided
 from .ops.registry import Op, SAVES_INPUTS, SAVES_NOTHING
 from .tensor import dtypes
 from .tensor.device import to_jax
-from .tensor.tensor import Tensor
+from .tensor.size import Size
+from .tensor.tensor import Tensor, contiguous_layout
 
 _SCALAR_CACHE: dict = {}
 _SCALAR_CACHE_LIMIT = 4096
@@ -103,9 +104,37 @@ def _scalar_dtype(value):
     return dtypes.default_for_category(dtypes.scalar_category(value)).jax
 
 
-# (op, static, default dtype, operand signature) -> (kernel, cast, result dtype): what the promotion and
-# kernel lookup decided last time, so a repeated call skips both. A signature names each operand's dtype
-# (tensors, with 0-dim marked, as promotion treats them differently) or its Python type (scalars).
+class Decision:
+    """What promotion, the kernel lookup and a first run decided for one call signature, so that a repeated
+    call only runs the kernel: its result's dtype and layout, and (per set of inputs that need gradient) which
+    saved inputs backward never reads."""
+
+    __slots__ = ("kernel", "cast", "dtype", "layout", "out_meta", "holes")
+
+    def __init__(self, kernel, cast, result) -> None:
+        outputs = result if type(result) is tuple else (result,)
+        self.kernel = kernel
+        self.cast = cast
+        self.out_meta = tuple([(Size(r.shape), dtypes.from_jax(r.dtype).jax) for r in outputs])
+        single = type(result) is not tuple
+        self.dtype = dtypes.from_jax(result.dtype) if single else None
+        self.layout = contiguous_layout(result.shape) if single else None
+        self.holes: dict = {}
+
+    def saved(self, edges: list, arrays: Sequence) -> tuple:
+        """What a node keeps of its input arrays: all of them if its op saves inputs, else those backward reads."""
+        if self.kernel.op.saves:
+            return tuple(arrays)
+        wanted = tuple([edge is not None for edge in edges])
+        holes = self.holes.get(wanted)
+        if holes is None:
+            holes = self.holes[wanted] = holes_of(self.kernel, wanted, arrays, self.out_meta,
+                                                  self.dtype is None)
+        return punch_holes(arrays, holes)
+
+
+# (op, static, default dtype, operand signature) -> Decision. A signature names each tensor operand's dtype and
+# shape, or a scalar operand's Python type.
 _DECIDED: dict = {}
 _DECIDED_LIMIT = 4096
 
@@ -118,41 +147,50 @@ def apply(op: Op, inputs: Sequence, static: tuple = ()):
     for x in inputs:
         if isinstance(x, Tensor):
             storage = x._storage
-            if not x._whole or (device is not None and storage.device is not device):
+            if not x._whole or (device is not None and storage.device is not device and storage.device != device):
                 return _apply_general(op, inputs, static)
             device = storage.device
-            signature.append(storage.dtype if x._shape else (storage.dtype,))
-            wants_grad = wants_grad or x._grad_fn is not None or x._requires_grad
+            signature.append(storage.dtype)
+            signature.append(x._shape)
+            if x._grad_fn is not None or x._requires_grad:
+                wants_grad = True
         else:
             signature.append(type(x))
-    decided = _DECIDED.get(tuple(signature))
-    if decided is None or device is None:
-        return _apply_general(op, inputs, static)
-    kernel, cast, result_dtype = decided
-    if wants_grad and grad_mode.STATE.enabled and result_dtype is not None:
-        return _apply_deferred(kernel, inputs, cast, result_dtype, device)
+    decision = _DECIDED.get(tuple(signature))
+    if decision is None or device is None:
+        return _apply_general(op, inputs, static, signature)
+    recording = wants_grad and grad_mode.STATE.enabled
+    if recording and decision.dtype is not None:
+        return _apply_deferred(decision, inputs, device)
+    cast = decision.cast
     arrays = [x._storage.array if isinstance(x, Tensor) else scalar_array(x, cast or _scalar_dtype(x), device)
               for x in inputs]
-    result = kernel.jit(*arrays)
-    if result_dtype is None:
-        return _finish(kernel, inputs, arrays, result, device, wants_grad)
-    return Tensor._wrap_typed(result, device, result_dtype)
+    result = decision.kernel.jit(*arrays)
+    if decision.dtype is None:
+        return _finish(decision, inputs, arrays, result, device, recording)
+    shape, stride = decision.layout
+    return Tensor._wrap_layout(result, device, decision.dtype, shape, stride)
 
 
-def _apply_deferred(kernel, inputs: Sequence, cast, result_dtype, device) -> Tensor:
+def _apply_deferred(decision: Decision, inputs: Sequence, device) -> Tensor:
     """A recorded op's result is left for the fused backward (or the first read) to compute."""
+    cast = decision.cast
     arrays = [x._storage.lazy_array if isinstance(x, Tensor) else scalar_array(x, cast or _scalar_dtype(x), device)
               for x in inputs]
-    result = deferred.defer(kernel, arrays)
+    kernel = decision.kernel
+    shape, stride = decision.layout
+    result = deferred.defer(kernel, arrays, shape, decision.dtype.jax)
     if result is None:
         arrays = [deferred.concrete(a) for a in arrays]
-        result = kernel.jit(*arrays)
-    output = Tensor._wrap_typed(result, device, result_dtype)
-    record(kernel, inputs, arrays, (output,))
+        output = Tensor._wrap_layout(kernel.jit(*arrays), device, decision.dtype, shape, stride)
+    else:
+        output = Tensor._wrap_layout(result, device, decision.dtype, shape, stride)
+        result.owner = weakref.ref(output._storage)
+    record(kernel, inputs, arrays, (output,), decision=decision)
     return output
 
 
-def _apply_general(op: Op, inputs: Sequence, static: tuple):
+def _apply_general(op: Op, inputs: Sequence, static: tuple, signature: list | None = None):
     tensors = []
     wants_grad = False
     for x in inputs:
@@ -164,27 +202,21 @@ def _apply_general(op: Op, inputs: Sequence, static: tuple):
     kernel = op.kernel(static, cast)
     arrays = _arrays(inputs, cast, device)
     result = kernel.jit(*arrays)
-    if tensors and all(x._whole for x in tensors) and len(_DECIDED) < _DECIDED_LIMIT:
-        signature = tuple([op, static, dtypes.get_default_dtype(), *(_operand_signature(x) for x in inputs)])
-        _DECIDED[signature] = (kernel, cast, None if type(result) is tuple else dtypes.from_jax(result.dtype))
-    return _finish(kernel, inputs, arrays, result, device, wants_grad)
+    decision = Decision(kernel, cast, result)
+    if signature is not None and tensors and len(_DECIDED) < _DECIDED_LIMIT:
+        _DECIDED[tuple(signature)] = decision
+    return _finish(decision, inputs, arrays, result, device, wants_grad and grad_mode.STATE.enabled)
 
 
-def _operand_signature(x):
-    if isinstance(x, Tensor):
-        return x._storage.dtype if x._shape else (x._storage.dtype,)
-    return type(x)
-
-
-def _finish(kernel, inputs: Sequence, arrays: list, result, device, wants_grad: bool):
+def _finish(decision: Decision, inputs: Sequence, arrays: list, result, device, recording: bool):
     if type(result) is tuple:
         outputs = tuple(Tensor._wrap(r, device) for r in result)
-        if wants_grad and grad_mode.STATE.enabled:
-            record(kernel, inputs, arrays, outputs, tuple_output=True)
+        if recording:
+            record(decision.kernel, inputs, arrays, outputs, tuple_output=True, decision=decision)
         return outputs
     output = Tensor._wrap(result, device)
-    if wants_grad and grad_mode.STATE.enabled:
-        record(kernel, inputs, arrays, (output,))
+    if recording:
+        record(decision.kernel, inputs, arrays, (output,), decision=decision)
     return output
 
 
@@ -215,24 +247,33 @@ def accumulator(leaf: Tensor) -> AccumulateGrad:
     return node
 
 
-def record(kernel, inputs: Sequence, arrays: Sequence, outputs: Sequence[Tensor], tuple_output: bool = False) -> None:
-    """Attaches a Node for this call to its differentiable outputs."""
+def record(kernel, inputs: Sequence, arrays: Sequence, outputs: Sequence[Tensor], tuple_output: bool = False,
+           decision: Decision | None = None) -> None:
+    """Attaches a Node for this call to its differentiable outputs (`decision`, where dispatch has one, caches
+    what the node keeps)."""
     saves = kernel.op.saves
     saves_inputs = "inputs" in saves
     edges, versions = [], []
     for position, x in enumerate(inputs):
         if isinstance(x, Tensor):
-            edges.append(edge_of(x))
+            if x._base is None and x._grad_fn is not None:  # edge_of's common case, inline
+                edges.append(Edge(x._grad_fn, x._output_nr))
+            else:
+                edges.append(edge_of(x))
             if saves_inputs:
-                versions.append(_saved_version(x, position=position))
+                storage = x._storage
+                versions.append(SavedVersion(storage, storage.version, storage.dtype, x._shape, x, None, 0, position))
         else:
             edges.append(None)
     if "result" in saves:
         versions.extend(_saved_version(o, kernel.op.grad_name, nr) for nr, o in enumerate(outputs))
     elif "indices" in saves:
         versions.extend(_saved_version(o) for o in outputs if o._storage.dtype.category < dtypes.FLOATING)
-    out_meta = tuple([(o._shape, o._storage.dtype.jax) for o in outputs])
-    saved = tuple(arrays) if saves else saved_for_backward(kernel, edges, inputs, arrays, out_meta, tuple_output)
+    if decision is None:
+        out_meta = tuple([(o._shape, o._storage.dtype.jax) for o in outputs])
+        saved = tuple(arrays) if saves else saved_for_backward(kernel, edges, arrays, out_meta, tuple_output)
+    else:
+        out_meta, saved = decision.out_meta, decision.saved(edges, arrays)
     node = node_class(kernel.op.grad_name)(kernel, tuple(edges), saved, tuple(versions), out_meta, tuple_output)
     for nr, out in enumerate(outputs):
         if out._storage.dtype.category >= dtypes.FLOATING:
@@ -276,6 +317,8 @@ def check_inplace_allowed(target: Tensor) -> None:
     """PyTorch forbids in-place changes to leaves that require grad while grad mode is on."""
     if not grad_mode.STATE.enabled:
         return
+    if target._created_in_no_grad:
+        raise RuntimeError(no_grad_view_error(target))
     if target._grad_fn is None and target._requires_grad:
         raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
     if target._multi_output_view and target._grad_fn is not None:
@@ -368,7 +411,7 @@ def _rebase_history(kernel, inputs, arrays, edges, versions, base_before) -> Non
         versions = (*versions, _saved_version(target, kernel.op.grad_name, 0))
     target_meta = ((target._shape, target._storage.dtype.jax),)
     if base_before is None:
-        saved = tuple(arrays) if kernel.op.saves else saved_for_backward(kernel, edges, inputs, arrays, target_meta,
+        saved = tuple(arrays) if kernel.op.saves else saved_for_backward(kernel, edges, arrays, target_meta,
                                                                           False)
         node = node_class(kernel.op.grad_name)(kernel, edges, saved, versions, target_meta)
         target._grad_fn, target._output_nr = node, 0
@@ -380,6 +423,21 @@ def _rebase_history(kernel, inputs, arrays, edges, versions, base_before) -> Non
     node = CopySlices(copy_kernel, base_edges, (base_before, *arrays[1:]), versions, base_meta)
     base._grad_fn, base._output_nr = node, 0
     _regenerate_view_history(target)
+
+
+_NO_GRAD_VIEW = ("created in no_grad mode and is being modified inplace with grad mode enabled. Given that this use "
+                 "case is ambiguous and error-prone, it is forbidden. You can clarify your code by moving both the "
+                 "view and the inplace either both inside the no_grad block (if you don't want the inplace to be "
+                 "tracked) or both outside (if you want the inplace to be tracked).")
+
+
+def no_grad_view_error(view: Tensor) -> str:
+    """PyTorch's message for an in-place change, with grad mode on, to a view flagged `_created_in_no_grad`: a
+    view recorded by autograd (made with grad mode on, of such a view) is named by its node."""
+    node = view._grad_fn
+    if node is None:
+        return "A view was " + _NO_GRAD_VIEW
+    return f"Output {view._output_nr} of {forward_name(node.name())} is a view of a view which was " + _NO_GRAD_VIEW
 
 
 def _multi_output_view_error(view: Tensor, what: str) -> str:
@@ -409,5 +467,5 @@ def _regenerate_view_history(view: Tensor) -> None:
             view, "its base or another view of its base has been modified inplace"))
     kernel = AS_STRIDED.kernel(_layout(view), None)
     edges, meta = (edge_of(base),), ((view._shape, view._storage.dtype.jax),)
-    saved = saved_for_backward(kernel, edges, (base,), (base._value(),), meta, False)
+    saved = saved_for_backward(kernel, edges, (base._value(),), meta, False)
     view._grad_fn, view._output_nr = node_class("AsStridedBackward0")(kernel, edges, saved, (), meta), 0

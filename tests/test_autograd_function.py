@@ -319,3 +319,28 @@ def test_output_kinds_match_torch():
     same_as_torch({f.__name__: f for f in (
         identity_is_a_view, dirty_input, dirty_leaf, non_differentiable_output, unmaterialized_grads,
         once_differentiable)}, expected_values=5)
+
+
+def test_post_hook_of_a_custom_function_sees_what_its_backward_returned():
+    """Unlike a built-in node's, a custom Function node's post-hook gets backward's value even for an input that
+    needs no grad (PyTorch does not mask it)."""
+    def run(lib):
+        class Scale(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx, a, b):
+                return a * b
+
+            @staticmethod
+            def backward(ctx, g):
+                return g * 2, g * 3
+
+        seen = []
+        out = Scale.apply(lib.ones(2, requires_grad=True), lib.ones(2))
+        out.grad_fn.register_hook(lambda gi, go: seen.append([None if g is None else g.tolist() for g in gi]))
+        product = lib.ones(2, requires_grad=True) * lib.ones(2)
+        product.grad_fn.register_hook(lambda gi, go: seen.append([None if g is None else g.tolist() for g in gi]))
+        out.sum().backward()
+        product.sum().backward()
+        return seen
+
+    assert run(pt) == run(torch) == [[[2.0, 2.0], [3.0, 3.0]], [[1.0, 1.0], None]]

@@ -640,3 +640,30 @@ def test_errors_match_torch():
         "gradient not a tensor": lambda lib: lib.autograd.backward([(leaves(lib)[0] * 2).sum()], [1.0]),
         "grad of a wrong type": lambda lib: setattr(leaves(lib)[0], "grad", 3),
     })
+
+
+# A create_graph gradient links back to the inputs its PyTorch derivative formula uses differentiably: clamp's and
+# max's gradients read x only through a mask (so the gradient of a linear function of them needs no grad), relu's
+# and abs's through an op of zero derivative that PyTorch still records.
+CREATE_GRAPH_LINKS = {
+    "relu": lambda lib, x: x.relu(), "abs": lambda lib, x: x.abs(), "clamp": lambda lib, x: x.clamp(-1, 2),
+    "max": lambda lib, x: x.max(), "amax": lambda lib, x: x.amax(0), "sort": lambda lib, x: x.sort()[0],
+    "topk": lambda lib, x: x.topk(2)[0], "maximum": lambda lib, x: lib.maximum(x, x.detach() * 0 + 0.5),
+    "leaky_relu": lambda lib, x: lib.nn.functional.leaky_relu(x, 0.1),
+    "hardtanh": lambda lib, x: lib.nn.functional.hardtanh(x), "where": lambda lib, x: lib.where(x > 0, x, x.detach()),
+    "masked_fill": lambda lib, x: x.masked_fill(x.detach() > 0, 0.0), "median": lambda lib, x: x.median(),
+    "remainder": lambda lib, x: x.remainder(2.0), "square": lambda lib, x: x * x, "sin": lambda lib, x: x.sin(),
+    "scale": lambda lib, x: x * 2, "cummax": lambda lib, x: x.cummax(0)[0],
+}
+
+
+@pytest.mark.parametrize("name", CREATE_GRAPH_LINKS)
+def test_create_graph_gradient_requires_grad_as_in_torch(name):
+    def run(lib):
+        x = lib.tensor([1.0, -2.0, 3.0], requires_grad=True)
+        (g,) = lib.autograd.grad(CREATE_GRAPH_LINKS[name](lib, x).sum(), x, create_graph=True)
+        return g.tolist(), g.requires_grad
+
+    (ours, ours_linked), (theirs, theirs_linked) = run(pt), run(torch)
+    assert ours_linked == theirs_linked
+    assert ours == pytest.approx(theirs, rel=1e-6)

@@ -450,3 +450,94 @@ def test_factories_values_match_torch_for_integer_dtypes_exactly():
     ours = pjtorch.arange(-2 ** 40, 2 ** 40, 2 ** 38)
     theirs = torch.arange(-2 ** 40, 2 ** 40, 2 ** 38)
     assert_same_tensor(ours, theirs)
+
+
+# Arguments PyTorch's parser refuses, with its messages: a missing size (the overload list where no single argument
+# was given, else "missing"), sizes that are not ints, and randint's overloads (high, size) and (low, high, size).
+SIZE_ARGUMENT_ERRORS = {
+    "rand()": lambda m: m.rand(), "randn()": lambda m: m.randn(),
+    "rand(dtype=)": lambda m: m.rand(dtype=m.float64), "randn(requires_grad=)": lambda m: m.randn(requires_grad=True),
+    "rand(dtype=, device=)": lambda m: m.rand(dtype=m.float32, device="cpu"),
+    "randn(generator=, dtype=, device=)": lambda m: m.randn(generator=m.Generator(), dtype=m.float32, device="cpu"),
+    "rand(size=)": lambda m: m.rand(size=(2, 3)).shape, "randn(2, size=)": lambda m: m.randn(2, size=(2,)),
+    "rand(2.5)": lambda m: m.rand(2.5), "randn(None)": lambda m: m.randn(None), "rand('a')": lambda m: m.rand("a"),
+    "rand(True)": lambda m: m.rand(True), "rand(2, (3,))": lambda m: m.rand(2, (3,)),
+    "randn((2, 2.5))": lambda m: m.randn((2, 2.5)), "rand(tensor)": lambda m: m.rand(m.tensor([2, 3])),
+    "rand(0-dim tensor)": lambda m: m.rand(m.tensor(2), 3).shape,
+    "rand(None, dtype=)": lambda m: m.rand(None, dtype=m.float32),
+    "zeros()": lambda m: m.zeros(), "zeros(size=)": lambda m: m.zeros(size=(2,)).shape,
+    "ones(2, size=)": lambda m: m.ones(2, size=(2,)), "empty(2.5)": lambda m: m.empty(2.5),
+    "zeros([2, None])": lambda m: m.zeros([2, None]),
+    "randint()": lambda m: m.randint(), "randint(5)": lambda m: m.randint(5),
+    "randint(0, 5)": lambda m: m.randint(0, 5),
+    "randint(5, size=2)": lambda m: m.randint(5, size=2), "randint(0, 5, 2)": lambda m: m.randint(0, 5, 2),
+    "randint(size=)": lambda m: m.randint(size=(2,)), "randint(5, dtype=)": lambda m: m.randint(5, dtype=m.int32),
+    "randint(dtype=, device=)": lambda m: m.randint(dtype=m.int32, device="cpu"),
+    "randint(low=, size=)": lambda m: m.randint(low=0, size=(2,)),
+    "randint(low=, high=)": lambda m: m.randint(low=0, high=5),
+    "randint(5, dtype=, device=)": lambda m: m.randint(5, dtype=m.int32, device="cpu"),
+    "randint(5.5, size)": lambda m: m.randint(5.5, (2,)), "randint(True, size)": lambda m: m.randint(True, (2,)),
+    "randint(0, 5.0, size)": lambda m: m.randint(0, 5.0, (2,)),
+    "randint(high=, size=)": lambda m: m.randint(high=5, size=(2,)).shape,
+    "randint(5, [2])": lambda m: m.randint(5, [2]).shape,
+    "randint(t, size)": lambda m: m.randint(m.tensor(5), (2,)).shape,
+    "randperm()": lambda m: m.randperm(), "rand_like()": lambda m: m.rand_like(),
+    "randn_like()": lambda m: m.randn_like(),
+}
+
+
+@pytest.mark.parametrize("name", SIZE_ARGUMENT_ERRORS)
+def test_size_arguments_are_parsed_as_torch(name):
+    same(SIZE_ARGUMENT_ERRORS[name])
+
+
+# torch.scalar_tensor: a 0-dim tensor of a number, default float dtype; half and bfloat16 overflow to inf unchecked.
+SCALAR_TENSORS = {
+    "int": lambda m: m.scalar_tensor(3), "bool": lambda m: m.scalar_tensor(True),
+    "float": lambda m: m.scalar_tensor(1.5),
+    "dtype": lambda m: m.scalar_tensor(2.7, dtype=m.int8), "uint8-wraps": lambda m: m.scalar_tensor(-3, dtype=m.uint8),
+    "int8-overflow": lambda m: m.scalar_tensor(300, dtype=m.int8),
+    "half-overflow-is-inf": lambda m: m.scalar_tensor(1e10, dtype=m.float16),
+    "bfloat16-overflow-is-inf": lambda m: m.scalar_tensor(1e300, dtype=m.bfloat16),
+    "half-complex": lambda m: m.scalar_tensor(1j, dtype=m.float16),
+    "float-overflow": lambda m: m.scalar_tensor(1e300), "complex-into-float": lambda m: m.scalar_tensor(1j),
+    "complex": lambda m: m.scalar_tensor(1 + 2j, dtype=m.complex64),
+    "complex64-overflow": lambda m: m.scalar_tensor(1e300j, dtype=m.complex64),
+    "bool-complex": lambda m: m.scalar_tensor(1j, dtype=m.bool),
+    "uint64-range": lambda m: m.scalar_tensor(2 ** 63),
+    "int64-overflow": lambda m: m.scalar_tensor(2 ** 63, dtype=m.int64),
+    "too-big": lambda m: m.scalar_tensor(2 ** 64), "too-small": lambda m: m.scalar_tensor(-2 ** 63 - 1),
+    "numpy-float32": lambda m: m.scalar_tensor(np.float32(2.5)),
+    "numpy-bool": lambda m: m.scalar_tensor(np.bool_(True)),
+    "0-dim-tensor": lambda m: m.scalar_tensor(m.tensor(2.5)), "tensor": lambda m: m.scalar_tensor(m.tensor([2.5])),
+    "str": lambda m: m.scalar_tensor("a"), "none": lambda m: m.scalar_tensor(None),
+    "missing": lambda m: m.scalar_tensor(), "two-positional": lambda m: m.scalar_tensor(2, m.float64),
+    "keyword": lambda m: m.scalar_tensor(s=2, dtype=m.float64),
+    "requires_grad": lambda m: m.scalar_tensor(2, requires_grad=True),
+    "requires_grad-int": lambda m: m.scalar_tensor(2, dtype=m.int64, requires_grad=True),
+    "layout": lambda m: m.scalar_tensor(2, layout=m.strided, device="cpu"),
+}
+
+
+@pytest.mark.parametrize("name", SCALAR_TENSORS)
+def test_scalar_tensor_matches_torch(name):
+    def run(m):
+        t = SCALAR_TENSORS[name](m)
+        return t, t.requires_grad, t.is_leaf
+
+    same(run)
+
+
+def test_scalar_tensor_follows_the_default_dtype():
+    def run(m):
+        m.set_default_dtype(m.float64)
+        try:
+            return m.scalar_tensor(1)
+        finally:
+            m.set_default_dtype(m.float32)
+
+    same(run)
+
+
+def test_argument_table_sizes():
+    assert (len(SIZE_ARGUMENT_ERRORS), len(SCALAR_TENSORS)) == (42, 30)

@@ -134,18 +134,19 @@ def test_autograd_grad_and_hooks_see_deferred_inputs():
 
 
 def test_a_graph_is_fused_when_its_structure_comes_back(monkeypatch):
-    """The first backward of a structure walks it node by node; the second compiles the fused replay."""
+    """The first backward of a structure walks it node by node; the second compiles the fused replay. (The first
+    call of each op signature runs eagerly to decide its result's dtype and layout, so the first step's graph, with
+    no deferred values, is a structure of its own.)"""
     def step(values):
         x = pt.tensor(values, requires_grad=True)
         (x.cos() * x).sum().backward()
         return x.grad.numpy()
 
-    _warm(lambda: step([1.0]))  # the ops' dispatch decisions, on another shape (another structure)
     runs = []
     original = fused.run
     monkeypatch.setattr(fused, "run", lambda *a, **k: runs.append(original(*a, **k)) or runs[-1])
-    results = [step([[0.25, -1.5, 3.0]]) for _ in range(3)]
-    assert [found is not None for found in runs] == [False, True, True]
+    results = [step([[0.25, -1.5, 3.0]]) for _ in range(4)]
+    assert [found is not None for found in runs] == [False, False, True, True]
     for r in results:
         np.testing.assert_allclose(r, results[0], rtol=1e-6)
 

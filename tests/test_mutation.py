@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import operator
 
+import numpy as np
 import pytest
 
 import pjtorch
@@ -109,9 +110,7 @@ CAST_CASES = {
     "broadcast-ok": lambda m: m.ones(2, 3).add_(m.ones(3)),
     "size-mismatch": lambda m: m.ones(3).add_(m.ones(2)),
 }
-CAST_BUGS = {
-    "float-bitwise": "message names 'bitwise_and', torch 'bitwise_and_cpu'",
-}
+CAST_BUGS: dict = {}  # name -> reason, for cases pjtorch is known to get wrong (strict xfails)
 
 
 @pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=CAST_BUGS[n]))
@@ -203,23 +202,37 @@ NUMBER_WRITES = {
     "full-int-overflow": lambda m: m.full((2,), 2 ** 31, dtype=m.int32),
     "new_full-complex": lambda m: m.zeros(2).new_full((2,), 1j),
 }
-# Setitem converts a number itself, in tensor/indexing.py (which passes it to factories.tensor, whose error for a
-# complex number is torch.tensor's TypeError): it should use factories.scalar_tensor, the checked conversion.
-SETITEM_CONVERSION = "indexing converts a number with factories.tensor, not the checked factories.scalar_tensor"
+# Setitem converts a number as torch.scalar_tensor does (checked, except that half and bfloat16 round to inf), after
+# PyTorch's valueToTensor type check (NumPy floats are refused, integers beyond int64 are a ValueError).
 NUMBER_SETITEMS = {
     "setitem-complex": lambda m, x: x.__setitem__(0, 1j),
     "setitem-slice-complex": lambda m, x: x.__setitem__(slice(None), 1j),
     "setitem-index-complex": lambda m, x: x.__setitem__(m.tensor([0]), 1j),
     "setitem-complex-zero-imag": lambda m, x: x.__setitem__(0, 1 + 0j),
+    "setitem-mask-complex": lambda m, x: x.__setitem__(m.tensor([True, False]), 1j),
+    "setitem-false-complex": lambda m, x: x.__setitem__(False, 1j),
+    "setitem-float-overflow": lambda m, x: x.__setitem__(0, 1e300),
+    "setitem-int-beyond-int64": lambda m, x: x.__setitem__(0, 2 ** 63),
+    "setitem-numpy-float32": lambda m, x: x.__setitem__(0, np.float32(2.5)),
+    "setitem-numpy-bool": lambda m, x: x.__setitem__(0, np.bool_(True)),
+    "setitem-numpy-int": lambda m, x: x.__setitem__(slice(None), np.int64(3)),
+    "setitem-numpy-float64": lambda m, x: x.__setitem__(0, np.float64(2.5)),
 }
+# (dtype, value): the number written by t[0] = value, t[:] = value, t[[0]] = value and t[mask] = value.
+TYPED_SETITEMS = {
+    "half-overflows-to-inf": ("float16", 1e10), "half-int-overflows-to-inf": ("float16", 70000),
+    "half-complex": ("float16", 1j), "half-complex-zero-imag": ("float16", 1e10 + 0j),
+    "bfloat16-overflows-to-inf": ("bfloat16", 1e300), "bfloat16-complex": ("bfloat16", -2j),
+    "int8-overflow": ("int8", 300), "int8-underflow": ("int8", -129), "int8-truncates": ("int8", 2.7),
+    "int8-nan": ("int8", float("nan")), "int32-float-overflow": ("int32", 2.5e10), "int32-inf": ("int32", float("inf")),
+    "uint8-wraps": ("uint8", -255), "uint8-overflow": ("uint8", -256), "int64-min": ("int64", -2 ** 63),
+    "bool-complex": ("bool", 1j), "complex64-overflow": ("complex64", 1e300j), "complex128-big": ("complex128", 1e300j),
+    "float64-big": ("float64", 1e300),
+}
+SETITEM_KEYS = {"int": lambda m: 0, "slice": lambda m: slice(None), "index": lambda m: m.tensor([0]),
+                "mask": lambda m: m.tensor([True, False])}
 
 
-@pytest.mark.parametrize("name", NUMBER_WRITES)
-def test_numbers_written_into_a_tensor_convert_as_torch(name):
-    same(NUMBER_WRITES[name])
-
-
-@pytest.mark.xfail(strict=True, reason=SETITEM_CONVERSION)
 @pytest.mark.parametrize("name", NUMBER_SETITEMS)
 def test_numbers_assigned_by_setitem_convert_as_torch(name):
     def run(m):
@@ -230,8 +243,57 @@ def test_numbers_assigned_by_setitem_convert_as_torch(name):
     same(run)
 
 
+@pytest.mark.parametrize("key", SETITEM_KEYS)
+@pytest.mark.parametrize("name", TYPED_SETITEMS)
+def test_numbers_assigned_by_setitem_into_each_dtype_convert_as_torch(name, key):
+    dtype, value = TYPED_SETITEMS[name]
+
+    def run(m):
+        x = m.zeros(2, dtype=getattr(m, dtype))
+        x[SETITEM_KEYS[key](m)] = value
+        return x
+
+    same(run)
+
+
+# A one-element CPU value put at a single boolean mask is PyTorch's masked_fill_ (canDispatchToMaskedFill): its dtype
+# need not match, its number is checked, a uint8 mask is refused; other advanced indices need the same dtype.
+MASK_PUTS = {
+    "float64-value": lambda m: m.tensor([True, False]), "row-mask": lambda m: (m.tensor([True, False]), slice(None)),
+    "list-of-bools": lambda m: [True, False], "uint8-mask": lambda m: m.tensor([1, 0], dtype=m.uint8),
+    "integer-index": lambda m: m.tensor([0]), "0-dim-bool": lambda m: m.tensor(True),
+}
+
+
+@pytest.mark.parametrize("value", ["0-dim", "1-element", "two-elements", "complex", "int-overflow"])
+@pytest.mark.parametrize("name", MASK_PUTS)
+def test_one_element_value_at_a_mask_is_masked_fill_as_in_torch(name, value):
+    values = {"0-dim": lambda m: m.tensor(2.5, dtype=m.float64), "1-element": lambda m: m.tensor([[2.5]]),
+              "two-elements": lambda m: m.tensor([2.5, 1.0], dtype=m.float64),
+              "complex": lambda m: m.tensor(1 + 0j), "int-overflow": lambda m: m.tensor(1e10)}
+
+    def run(m):
+        x = m.zeros(2, 2, dtype=m.int32 if value == "int-overflow" else m.float32)
+        x[MASK_PUTS[name](m)] = values[value](m)
+        return x
+
+    same(run)
+
+
+def test_masked_setitem_keeps_index_put_history():
+    def run(m):
+        x = m.zeros(2, requires_grad=True).clone()
+        v = m.tensor(3.0, requires_grad=True)
+        x[m.tensor([True, False])] = v
+        x.sum().backward()
+        return x, type(x.grad_fn).__name__, v.grad
+
+    same(run)
+
+
 def test_fill_table_size():
-    assert (len(FILLS), len(CAST_CASES), len(NUMBER_WRITES), len(NUMBER_SETITEMS)) == (38, 27, 23, 4)
+    assert (len(FILLS), len(CAST_CASES), len(NUMBER_WRITES), len(NUMBER_SETITEMS), len(TYPED_SETITEMS),
+            len(MASK_PUTS)) == (38, 27, 23, 12, 19, 6)
 
 
 # PyTorch refuses to write into a tensor whose elements share memory (an expanded one), except for fills.

@@ -308,8 +308,6 @@ def test_full_backward_hook_positions_and_removal_match_pytorch():
     assert run(pt) == run(torch) == ([[[2.0, 2.0], None, None, [1.0, 1.0], None]], 3, "MulBackward0", {})
 
 
-@pytest.mark.xfail(strict=True, reason="pjtorch's engine passes None, not backward's zeros, to a custom Function "
-                                       "node's post-hooks for inputs that need no grad (pjtorch/autograd)")
 def test_full_backward_hook_sees_zeros_for_tensor_inputs_without_grad():
     def run(lib):
         class Scale(lib.nn.Module):

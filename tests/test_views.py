@@ -60,6 +60,10 @@ SPLITS = {
     "split-sizes": lambda m, x: x.split([1, 2], 1),
     "unbind": lambda m, x: x.unbind(1),
     "tensor_split": lambda m, x: x.tensor_split(3, 2), "tensor_split-indices": lambda m, x: x.tensor_split([1, 3], 2),
+    "hsplit": lambda m, x: x.hsplit(3), "hsplit-indices": lambda m, x: m.hsplit(x, (1, 5)),
+    "hsplit-1d": lambda m, x: m.hsplit(x.flatten(), 4), "vsplit": lambda m, x: m.vsplit(x, 2),
+    "vsplit-indices": lambda m, x: x.vsplit([1]), "dsplit": lambda m, x: x.dsplit(2),
+    "dsplit-indices": lambda m, x: m.dsplit(x, [1, 3]), "hsplit-keyword": lambda m, x: m.hsplit(x, indices=[2]),
 }
 
 
@@ -107,7 +111,7 @@ def test_writes_are_shared_as_in_torch(name, other_way):
 
 
 def test_view_tables_size():
-    assert (len(VIEWS), len(SPLITS)) == (53, 8)
+    assert (len(VIEWS), len(SPLITS)) == (53, 16)
 
 
 @pytest.mark.parametrize("shape", [(), (3,), (2, 3, 4)])
@@ -147,7 +151,96 @@ def test_view_errors_match_torch(name):
 
 
 def test_view_error_table_size():
-    assert len(VIEW_ERRORS) == 30
+    assert (len(VIEW_ERRORS), len(SPLIT_ERRORS), len(AS_STRIDED)) == (30, 13, 17)
+
+
+SPLIT_ERRORS = {
+    "hsplit-indivisible": lambda m, x: x.hsplit(2), "hsplit-zero": lambda m, x: x.hsplit(0),
+    "hsplit-negative": lambda m, x: x.hsplit(-1), "hsplit-0d": lambda m, x: m.tensor(1.0).hsplit(1),
+    "hsplit-1d-indivisible": lambda m, x: x.flatten().hsplit(5), "vsplit-1d": lambda m, x: x.flatten().vsplit(2),
+    "vsplit-indivisible": lambda m, x: m.vsplit(x, 3), "dsplit-2d": lambda m, x: x[0].dsplit(2),
+    "dsplit-indivisible": lambda m, x: m.dsplit(x, 3), "hsplit-float": lambda m, x: x.hsplit(1.5),
+    "hsplit-tensor": lambda m, x: x.hsplit(m.tensor([1, 2])), "tensor_split-zero": lambda m, x: x.tensor_split(0),
+    "tensor_split-negative": lambda m, x: x.tensor_split(-2, 1),
+}
+
+
+@pytest.mark.parametrize("name", SPLIT_ERRORS)
+def test_split_errors_match_torch(name):
+    same(lambda m: SPLIT_ERRORS[name](m, base(m)))
+
+
+# as_strided over x = arange(6.) (or a view of it): sizes, strides and offset must stay within the storage.
+AS_STRIDED = {
+    "within": lambda m, x: x.as_strided((2, 2), (1, 2), 1), "past-end": lambda m, x: x.as_strided((2, 3), (3, 1), 1),
+    "too-long": lambda m, x: m.as_strided(x, (7,), (1,)), "offset-past-end": lambda m, x: x.as_strided((1,), (1,), 6),
+    "empty-far-offset": lambda m, x: x.as_strided((0,), (1,), 100),
+    "negative-stride": lambda m, x: x.as_strided((2, 2), (2, -1), 3),
+    "negative-offset": lambda m, x: x.as_strided((2,), (1,), -1),
+    "negative-size": lambda m, x: x.as_strided((-2,), (1,)), "rank-mismatch": lambda m, x: x.as_strided((2, 2), (1,)),
+    "view-keeps-offset": lambda m, x: x[2:].as_strided((6,), (1,)),
+    "view-offset-0": lambda m, x: x[2:].as_strided((6,), (1,), 0),
+    "int16-itemsize": lambda m, x: x.to(m.int16).as_strided((7,), (1,)),
+    "float64-itemsize": lambda m, x: x.double().as_strided((3, 3), (2, 2), 0),
+    "in-place": lambda m, x: x.clone().as_strided_((7,), (1,)),
+    "transposed-base": lambda m, x: m.zeros(2, 3).t().as_strided((10,), (1,), 0),
+    "0-dim-offset": lambda m, x: m.tensor(1.0).as_strided((), (), 1),
+    "keyword-offset": lambda m, x: x.as_strided((2,), (1,), storage_offset=5),
+}
+
+
+@pytest.mark.parametrize("name", AS_STRIDED)
+def test_as_strided_bounds_match_torch(name):
+    same(lambda m: AS_STRIDED[name](m, m.arange(6.0)), layout=True)
+
+
+# ----- a view made under no_grad of a tensor that requires grad ---------------------------------------------
+
+def test_views_made_under_no_grad_of_a_tensor_requiring_grad_are_flagged():
+    x = pjtorch.ones(4, requires_grad=True)
+    b = x * 1
+    with pjtorch.no_grad():
+        flagged, of_leaf, parts = b.view(2, 2), x[1:], x.unbind(0)
+        plain = pjtorch.ones(4).view(2, 2)
+    outside = b.view(2, 2)
+    assert flagged._created_in_no_grad and of_leaf._created_in_no_grad and parts[0]._created_in_no_grad
+    assert flagged.view(4)._created_in_no_grad, "a view of a flagged view is flagged"
+    assert not plain._created_in_no_grad and not outside._created_in_no_grad
+
+
+# (the view made under no_grad of x, a leaf requiring grad, or of b = x * 1; the in-place change made outside)
+NO_GRAD_VIEWS = {
+    "view": (lambda x, b: b.view(2, 2), lambda v: v.mul_(2)),
+    "slice-of-leaf": (lambda x, b: x[1:], lambda v: v.add_(1)),
+    "t_": (lambda x, b: b.view(2, 2), lambda v: v.t_()),
+    "unbind": (lambda x, b: b.unbind(0)[1], lambda v: v.mul_(2)),
+}
+
+
+@pytest.mark.parametrize("name", NO_GRAD_VIEWS)
+def test_in_place_on_a_view_made_under_no_grad_raises_as_torch(name):
+    make, modify = NO_GRAD_VIEWS[name]
+
+    def run(m):
+        x = m.ones(4, requires_grad=True)
+        b = x * 1
+        with m.no_grad():
+            v = make(x, b)
+        return modify(v)
+
+    same(run)
+
+
+def test_in_place_on_a_view_made_under_no_grad_is_allowed_under_no_grad():
+    def run(m):
+        x = m.ones(4, requires_grad=True)
+        b = x * 1
+        with m.no_grad():
+            v = b.view(2, 2)
+            v.mul_(3)
+        return b.detach()
+
+    same(run)
 
 
 # ----- view() refuses exactly where torch does; reshape() copies exactly then -------------------------

@@ -19,7 +19,8 @@ from ..ops.registry import Op, SAVES_NOTHING
 from ..tensor import factories
 from ..tensor.tensor import Tensor
 from . import fused, grad_mode
-from .graph import AccumulateGrad, Edge, Hole, Node, OpNode, is_float, primals_read, vjp_of
+from .graph import (AccumulateGrad, Edge, Hole, Node, OpNode, is_float, primals_differentiated, primals_read,
+                    vjp_of)
 
 # ----- entry points -------------------------------------------------------------------------------
 
@@ -218,7 +219,8 @@ def _run_stepwise(order, roots, seeds, retain_graph, create_graph, capture, accu
             continue
         grads_in = _apply_node(node, grads_out, create_graph)
         if node.post_hooks:
-            grads_in = [g if edge is not None else None for g, edge in zip(grads_in, node.edges)]
+            if isinstance(node, OpNode):  # a built-in node computes no gradient for an input that needs none
+                grads_in = [g if edge is not None else None for g, edge in zip(grads_in, node.edges)]
             grads_in = _call_node_hooks(node.post_hooks, grads_in, create_graph, grads_out)
         for edge, g in zip(node.edges, grads_in):
             if edge is not None and g is not None:
@@ -333,6 +335,17 @@ _DOUBLE_BACKWARD_NAMES = {
 }
 
 
+# Nodes whose PyTorch derivative formula reads the input through an op of its own derivative (zero, but recorded):
+# relu's threshold_backward, abs's sgn. Their create_graph gradient stays linked to every input it reads; any other
+# node's links only the inputs it depends on differentiably (clamp's gradient reads x only through a mask).
+_LINKED_BY_READING = frozenset({
+    "ReluBackward0", "AbsBackward0", "LeakyReluBackward0", "HardtanhBackward0", "ThresholdBackward0",
+    "SoftshrinkBackward0", "HardshrinkBackward0", "HardsigmoidBackward0", "CopysignBackward0",
+    "LinalgVectorNormBackward0", "MaxPool1DWithIndicesBackward0", "MaxPool2DWithIndicesBackward0",
+    "MaxPool3DWithIndicesBackward0",
+})
+
+
 @functools.lru_cache(maxsize=None)
 def _vjp_op(grad_name: str) -> Op:
     """The op a node's vjp is recorded as, named as PyTorch would name the gradient it makes."""
@@ -359,9 +372,9 @@ def _apply_recorded(node: OpNode, saved: tuple, grads_out: list) -> tuple:
             results.append(None)
             continue
         static = node.vjp_static(wanted=tuple(i == position for i in range(len(node.edges))))
-        reads = primals_read(static, avals)
-        primals = tuple(_connected(array, source if read else None)
-                        for array, source, read in zip(saved, node.edges, reads))
+        links = (primals_read if node.name() in _LINKED_BY_READING else primals_differentiated)(static, avals)
+        primals = tuple(_connected(array, source if linked else None)
+                        for array, source, linked in zip(saved, node.edges, links))
         (g,) = dispatch.apply(_vjp_op(node.name()), (*primals, *cotangents), static)
         results.append(g)
     return tuple(results)

@@ -48,27 +48,31 @@ def run(order: list, roots: list, seeds: list, retain_graph: bool, capture, accu
     """Runs backward over `order` in one call (the outputs' values too, if still deferred); None, having
     changed nothing, the first time this structure is met."""
     position = {node: i for i, node in enumerate(order)}
-    structure, saved, sinks = [], [], []
+    structure, saved, sinks, leaves = [], [], [], []
     for i, node in enumerate(order):
-        if isinstance(node, AccumulateGrad):
+        if type(node) is AccumulateGrad:
             structure.append(None)
             if capture is None and (accumulate_only is None or Edge(node, 0) in accumulate_only):
                 sinks.append(i)
+                leaves.append(node.variable)
             continue
         arrays, holes = split_holes(node.check_saved_lazily())
         saved.append(arrays)
-        edges = tuple(None if e is None or e.node not in position else (position[e.node], e.output_nr)
-                      for e in node.edges)
-        structure.append((node.kernel, edges, node.out_meta, node.tuple_output, holes))
-    leaves = [order[i].variable for i in sinks]
-    existing = tuple(None if leaf._grad is None else leaf._grad._value() for leaf in leaves)
-    leaf_dtypes = tuple(leaf.dtype.jax for leaf in leaves)
-    root_spec = tuple((position[e.node], e.output_nr) for e in roots)
+        edges = []
+        for e in node.edges:
+            p = None if e is None else position.get(e.node)
+            edges.append(None if p is None else (p, e.output_nr))
+        structure.append((node.kernel, tuple(edges), node.out_meta, node.tuple_output, holes))
+    existing = tuple([None if leaf._grad is None else leaf._grad._value() for leaf in leaves])
+    leaf_dtypes = tuple([leaf._storage.dtype.jax for leaf in leaves])
+    root_spec = tuple([(position[e.node], e.output_nr) for e in roots])
     capture_spec = _capture_spec(capture, position)
-    program, leaf_arrays, refs, computed = deferred.flatten(saved + [[t._storage.lazy_array for t in outputs]])
+    saved.append([t._storage.lazy_array for t in outputs])
+    program, leaf_arrays, refs, computed = deferred.flatten(saved)
     saved_refs = refs[:-1]
+    returned = tuple([i for i, d in enumerate(computed) if d.wanted()])
     key = (tuple(structure), program, saved_refs, root_spec, capture_spec, tuple(sinks), leaf_dtypes,
-           tuple(g is None for g in existing))
+           tuple([g is None for g in existing]), returned)
     replay = _CACHE.get(key)
     if replay is None:
         sightings = _SIGHTINGS.get(key, 0)
@@ -79,11 +83,11 @@ def run(order: list, roots: list, seeds: list, retain_graph: bool, capture, accu
             return None
         replay = _CACHE[key] = jax.jit(_build(*key))
     new_grads, captured, forward_values = replay(tuple(leaf_arrays), tuple(seeds), existing)
-    for pending, value in zip(computed, forward_values):
-        pending.fill(value)
+    for i, value in zip(returned, forward_values):
+        computed[i].fill(value)
     for leaf, old, g in zip(leaves, existing, new_grads):
         if old is None:
-            leaf._grad = Tensor._wrap(g, leaf.device)
+            leaf._grad = Tensor._wrap_typed(g, leaf._storage.device, leaf._storage.dtype)
         else:
             leaf._grad._assign(g)
     if not retain_graph:
@@ -105,9 +109,10 @@ def _capture_spec(capture, position: dict):
                  if edge.node in position)
 
 
-def _build(structure, program, saved_refs, root_spec, capture_spec, sinks, leaf_dtypes, missing):
-    """The replay: deferred forward values first (returned too, so they are computed once), then
-    the vjp of each node in order."""
+def _build(structure, program, saved_refs, root_spec, capture_spec, sinks, leaf_dtypes, missing, returned):
+    """The replay: deferred forward values first (those a tensor still holds are returned too, so they are
+    computed once), then the vjp of each node in order. (Each output of an XLA call costs about 2 µs, so values
+    nobody can read are not returned: a Deferred left pending can still compute itself.)"""
     capture_at = {(p, nr): i for i, (p, nr, _) in enumerate(capture_spec or ())}
 
     def replay(leaf_arrays, seeds, existing):
@@ -139,7 +144,7 @@ def _build(structure, program, saved_refs, root_spec, capture_spec, sinks, leaf_
         for p, dtype, old, is_missing in zip(sinks, leaf_dtypes, existing, missing):
             g = _conj(arrived[p]).astype(dtype)
             new_grads.append(g if is_missing else old + g)
-        return tuple(new_grads), tuple(captured), tuple(forward_values)
+        return tuple(new_grads), tuple(captured), tuple([forward_values[i] for i in returned])
 
     return replay
 

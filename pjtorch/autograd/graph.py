@@ -74,35 +74,30 @@ class Hole(NamedTuple):
     dtype: object
 
 
-_HOLES: dict = {}
-_HOLES_LIMIT = 8192
+def holes_of(kernel, wanted: tuple, arrays: Sequence, out_meta: tuple, tuple_output: bool) -> tuple:
+    """((position, Hole), ...) for the inputs that the backward of `kernel` never reads, given which inputs
+    want gradient, found from the backward's jaxpr (cached by signature in `primals_read`)."""
+    avals = tuple((a.shape, a.dtype) for a in arrays)
+    static = (("kernel", kernel), ("out_meta", out_meta), ("primal_count", len(avals)),
+              ("tuple_output", tuple_output), ("wanted", wanted))
+    return tuple((i, Hole(*aval)) for i, (aval, read) in enumerate(zip(avals, primals_read(static, avals)))
+                 if not read)
 
 
-def saved_for_backward(kernel, edges: Sequence, inputs: Sequence, arrays: Sequence, out_meta: tuple,
-                       tuple_output: bool) -> tuple:
-    """What a node of an op that saves nothing keeps of its inputs: the arrays its backward reads (a view's offset),
-    and a Hole for each one it never reads, found once per signature from the backward's jaxpr. The signature is
-    read off the input tensors (a number's array follows from its type and the kernel's cast)."""
-    key = [kernel]
-    for x, edge in zip(inputs, edges):
-        storage = getattr(x, "_storage", None)
-        key.append(type(x) if storage is None else (x._shape, storage.dtype, edge is None))
-    key = tuple(key)
-    holes = _HOLES.get(key)
-    if holes is None:
-        if len(_HOLES) >= _HOLES_LIMIT:
-            _HOLES.clear()
-        avals = tuple((a.shape, a.dtype) for a in arrays)
-        static = (("kernel", kernel), ("out_meta", out_meta), ("primal_count", len(arrays)),
-                  ("tuple_output", tuple_output), ("wanted", tuple(edge is not None for edge in edges)))
-        reads = primals_read(static, avals)
-        holes = _HOLES[key] = tuple((i, Hole(*aval)) for i, (aval, read) in enumerate(zip(avals, reads)) if not read)
+def punch_holes(arrays: Sequence, holes: tuple) -> tuple:
     if not holes:
         return tuple(arrays)
     saved = list(arrays)
     for i, hole in holes:
         saved[i] = hole
     return tuple(saved)
+
+
+def saved_for_backward(kernel, edges: Sequence, arrays: Sequence, out_meta: tuple, tuple_output: bool) -> tuple:
+    """What a node of an op that saves nothing keeps of its inputs: the arrays its backward reads (a view's
+    offset), and a Hole for each one it never reads."""
+    wanted = tuple(edge is not None for edge in edges)
+    return punch_holes(arrays, holes_of(kernel, wanted, arrays, out_meta, tuple_output))
 
 
 def split_holes(saved: tuple) -> tuple:
@@ -206,7 +201,8 @@ class OpNode(Node):
 
     def __init__(self, kernel, edges: tuple, saved: tuple, versions: tuple, out_meta: tuple,
                  tuple_output: bool = False) -> None:
-        super().__init__(edges)
+        self.edges = edges  # Node.__init__'s work, inline: this runs once per recorded op
+        self.tensor_hooks = self.pre_hooks = self.post_hooks = None
         self.kernel = kernel
         self.saved = saved
         self.versions = versions
@@ -312,14 +308,53 @@ def primals_read(static: tuple, primals: tuple) -> tuple:
     """Which primals `vjp_of` reads, from its jaxpr: one it never reads (an input of `sum`, `x` in `x * 2`)
     is not really saved, so changing it is no error and the recorded backward has no path back to it."""
     options = dict(static)
-    cotangents = [jax.ShapeDtypeStruct(shape, dtype) for shape, dtype in options["out_meta"] if is_float(dtype)]
     jaxpr = jax.make_jaxpr(functools.partial(vjp_of, **options))(
-        *(jax.ShapeDtypeStruct(*p) for p in primals), *cotangents).jaxpr
+        *(jax.ShapeDtypeStruct(*p) for p in primals), *_cotangent_structs(options)).jaxpr
+    return _reaching_outputs(jaxpr, jaxpr.invars[:len(primals)])
+
+
+@functools.lru_cache(maxsize=4096)
+def primals_differentiated(static: tuple, primals: tuple) -> tuple:
+    """Which primals `vjp_of`'s result depends on differentiably, from the jaxpr of its jvp: x in d(x*x) = 2x*g,
+    but not x in clamp's or max's gradient, which reads x only through a comparison. Only these connect a
+    create_graph gradient back to its inputs, as PyTorch's derivative formulas do."""
+    options = dict(static)
+    cotangents = _cotangent_structs(options)
+    floats = [i for i, (_, dtype) in enumerate(primals) if is_float(dtype)]
+    structs = [jax.ShapeDtypeStruct(*p) for p in primals]
+
+    def tangents_out(*args):
+        given, cots, tangents = args[:len(primals)], args[len(primals):-len(floats)], args[-len(floats):]
+
+        def of_floats(*values):
+            full = list(given)
+            for i, value in zip(floats, values):
+                full[i] = value
+            return vjp_of(*full, *cots, **options)
+
+        return jax.jvp(of_floats, tuple(given[i] for i in floats), tuple(tangents))[1]
+
+    if not floats:
+        return (False,) * len(primals)
+    try:
+        jaxpr = jax.make_jaxpr(tangents_out)(*structs, *cotangents, *(structs[i] for i in floats)).jaxpr
+    except TypeError:  # a result jvp cannot take (an integer cotangent): fall back to what is read
+        return primals_read(static, primals)
+    live = dict(zip(floats, _reaching_outputs(jaxpr, jaxpr.invars[-len(floats):])))
+    return tuple(live.get(i, False) for i in range(len(primals)))
+
+
+def _cotangent_structs(options: dict) -> list:
+    return [jax.ShapeDtypeStruct(shape, dtype) for shape, dtype in options["out_meta"] if is_float(dtype)]
+
+
+def _reaching_outputs(jaxpr, invars) -> tuple:
+    """For each of `invars`, whether any output of `jaxpr` depends on it."""
     live = {v for v in jaxpr.outvars if not isinstance(v, Literal)}
     for eqn in reversed(jaxpr.eqns):
         if any(v in live for v in eqn.outvars):
             live.update(v for v in eqn.invars if not isinstance(v, Literal))
-    return tuple(v in live for v in jaxpr.invars[:len(primals)])
+    return tuple(v in live for v in invars)
 
 
 @functools.lru_cache(maxsize=None)

@@ -2,8 +2,8 @@
 
 When a result will be differentiated, computing it eagerly costs one XLA call per op, and the
 fused backward (`autograd.fused`) can compute the same forward inside its own single call. So
-dispatch may return a `Deferred` in place of a jax.Array: it knows its shape and dtype (from a
-cached abstract evaluation, so shape errors still surface at the op call) and computes itself,
+dispatch may return a `Deferred` in place of a jax.Array: it knows its shape and dtype (dispatch
+defers only a call whose signature has run before, so shape errors still surface at the call) and computes itself,
 op by op with each kernel's compiled form, the first time its value is read. Chains are capped
 at `MAX_DEPTH` so that an unread value never holds an unbounded history.
 """
@@ -19,21 +19,28 @@ MAX_DEPTH = 32
 
 _SERIALS = itertools.count()
 _SERIAL_OF = operator.attrgetter("serial")
-_AVALS: dict = {}
-_AVALS_LIMIT = 8192
+
+
+def _NO_OWNER():
+    return None
 
 
 class Deferred:
-    __slots__ = ("kernel", "inputs", "array", "shape", "dtype", "depth", "serial")
+    __slots__ = ("kernel", "inputs", "array", "shape", "dtype", "depth", "serial", "owner")
 
-    def __init__(self, kernel, inputs: tuple, aval, depth: int) -> None:
+    def __init__(self, kernel, inputs: tuple, shape: tuple, dtype, depth: int) -> None:
         self.kernel = kernel
         self.inputs = inputs
         self.array = None
-        self.shape = aval.shape
-        self.dtype = aval.dtype
+        self.shape = shape
+        self.dtype = dtype
         self.depth = depth
         self.serial = next(_SERIALS)
+        self.owner = _NO_OWNER
+
+    def wanted(self) -> bool:
+        """Whether a tensor still holds this value: a replay that computes it need only return it then."""
+        return self.owner() is not None
 
     @property
     def size(self) -> int:
@@ -59,46 +66,39 @@ def concrete(a):
     return a.value() if type(a) is Deferred else a
 
 
-def defer(kernel, arrays: Sequence):
-    """A Deferred for `kernel(*arrays)`, or None where a chain would grow past MAX_DEPTH."""
+def defer(kernel, arrays: Sequence, shape: tuple, dtype):
+    """A Deferred for `kernel(*arrays)`, whose result has this shape and dtype (known from an earlier call of the
+    same signature), or None where a chain would grow past MAX_DEPTH."""
     depth = 0
-    signature = [kernel]
     for a in arrays:
-        if type(a) is Deferred:
-            if a.array is None:
-                depth = max(depth, a.depth)
-            else:
-                a = a.array
-        signature.append(a.shape)
-        signature.append(a.dtype)
+        if type(a) is Deferred and a.array is None and a.depth > depth:
+            depth = a.depth
     if depth >= MAX_DEPTH:
         return None
-    key = tuple(signature)
-    aval = _AVALS.get(key)
-    if aval is None:
-        aval = kernel.jit.eval_shape(*[jax.ShapeDtypeStruct(a.shape, a.dtype) for a in arrays])
-        if type(aval) is not jax.ShapeDtypeStruct:
-            return None
-        if len(_AVALS) >= _AVALS_LIMIT:
-            _AVALS.clear()
-        _AVALS[key] = aval
-    return Deferred(kernel, tuple(arrays), aval, depth + 1)
+    return Deferred(kernel, tuple(arrays), shape, dtype, depth + 1)
 
 
 def pending(a) -> bool:
     return type(a) is Deferred and a.array is None
 
 
-def _in_order(roots: Sequence[Deferred]) -> list:
-    """The pending values `roots` depend on, each after the pending values it reads (creation order)."""
-    found = {}
-    stack = [r for r in roots if r.array is None]
+def _in_order(roots) -> list:
+    """The pending values `roots` depend on (themselves included), each after the pending values it reads."""
+    found, stack = set(), []
+    for a in roots:
+        if type(a) is Deferred and a.array is None and a not in found:
+            found.add(a)
+            stack.append(a)
+    ordered = []
     while stack:
         d = stack.pop()
-        if id(d) not in found:
-            found[id(d)] = d
-            stack.extend(a for a in d.inputs if type(a) is Deferred and a.array is None)
-    return sorted(found.values(), key=_SERIAL_OF)
+        ordered.append(d)
+        for a in d.inputs:
+            if type(a) is Deferred and a.array is None and a not in found:
+                found.add(a)
+                stack.append(a)
+    ordered.sort(key=_SERIAL_OF)  # creation order is a dependency order
+    return ordered
 
 
 def flatten(groups: Sequence[Sequence]) -> tuple:
@@ -110,20 +110,24 @@ def flatten(groups: Sequence[Sequence]) -> tuple:
     reference is an index into leaves, or -1 - i for the program's i-th value. Leaves are not
     shared even when they are one array, so the structure does not depend on aliasing.
     """
-    computed = _in_order([a for group in groups for a in group if type(a) is Deferred])
-    leaves, slot_of = [], {id(d): i for i, d in enumerate(computed)}
+    computed = _in_order([a for group in groups for a in group])
+    slot_of = {d: -1 - i for i, d in enumerate(computed)}
+    leaves: list = []
 
-    def ref(a) -> int:
-        if type(a) is Deferred:
-            if a.array is None:
-                return -1 - slot_of[id(a)]
-            a = a.array
-        leaves.append(a)
-        return len(leaves) - 1
+    def refs_of(arrays) -> tuple:
+        refs = []
+        for a in arrays:
+            if type(a) is Deferred:
+                if a.array is None:
+                    refs.append(slot_of[a])
+                    continue
+                a = a.array
+            refs.append(len(leaves))
+            leaves.append(a)
+        return tuple(refs)
 
-    program = tuple((d.kernel, tuple(ref(a) for a in d.inputs)) for d in computed)
-    refs = tuple(tuple(ref(a) for a in group) for group in groups)
-    return program, leaves, refs, computed
+    program = tuple([(d.kernel, refs_of(d.inputs)) for d in computed])
+    return program, leaves, tuple([refs_of(group) for group in groups]), computed
 
 
 def run_program(program: tuple, leaves: Sequence) -> tuple:

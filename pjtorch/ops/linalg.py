@@ -56,8 +56,11 @@ MATMUL_KINDS = {"mm": ("MmBackward0", "addmm_impl_cpu_"), "dot": ("DotBackward0"
 MATMUL = {kind: Op("matmul", refusing(_matmul, kernel, "ifc"), grad_name=name, promote="none")
           for kind, (name, kernel) in MATMUL_KINDS.items()}
 OUTER = Op("outer", _outer, grad_name="MulBackward0")
-EINSUM = Op("einsum", refusing(_einsum, "bmm", "ifc"), grad_name="UnsafeViewBackward0", promote="none")
-TENSORDOT = Op("tensordot", refusing(_tensordot, "addmm_impl_cpu_", "ifc"), grad_name="UnsafeViewBackward0",
+# PyTorch's einsum ends in a view of a bmm where labels are summed over several operands, a sum or a permute for
+# one operand, and a product where nothing is summed: the grad_fn it reports.
+EINSUM = {name: Op("einsum", refusing(_einsum, "bmm", "ifc"), grad_name=name, promote="none")
+          for name in ("ViewBackward0", "SumBackward1", "PermuteBackward0", "MulBackward0")}
+TENSORDOT = Op("tensordot", refusing(_tensordot, "addmm_impl_cpu_", "ifc"), grad_name="ViewBackward0",
                promote="none")
 ADDMM = Op("addmm", _addmm, promote="none")
 LINEAR = Op("linear", _linear, grad_name="AddmmBackward0", promote="none")

@@ -471,3 +471,29 @@ def pool_output_size(size: int, kernel: int, stride: int, padding: int, dilation
         out -= 1
     return out
 
+
+
+# ----- activations that are not elementwise -------------------------------------------------------
+
+def _glu(x, dim):
+    a, b = jnp.split(x, 2, axis=dim)
+    return a * jax.nn.sigmoid(b)
+
+
+def _prelu(x, weight):
+    """weight has one element or one per channel (dim 1, or dim 0 of a 1-d input)."""
+    if weight.size != 1 and x.ndim >= 2:
+        weight = weight.reshape((-1,) + (1,) * (x.ndim - 2))
+    elif weight.size == 1:
+        weight = weight.reshape(())
+    return jnp.where(x > 0, x, weight * x)
+
+
+def _float_only(kernel: str):
+    """Refuses non-floating inputs with PyTorch's "<kernel>" not implemented error, while tracing."""
+    from .pointwise import refusing
+    return lambda fn: refusing(fn, kernel, "f")
+
+
+GLU = Op("glu", _float_only("glu_cpu")(_glu), grad_name="GluBackward0", promote="none")
+PRELU = Op("prelu", _float_only("prelu_cpu")(_prelu), grad_name="PreluKernelBackward0", promote="none")

@@ -43,18 +43,21 @@ def kind(dtype) -> str:
     return "c" if jnp.issubdtype(dtype, jnp.complexfloating) else "f"
 
 
-def refusing(fn, name: str, accepts: str, refusals: dict | None = None):
+def refusing(fn, name: str, accepts: str, refusals: dict | None = None, kernel: str | None = None):
     """`fn`, raising PyTorch's error for an input of a kind ('b', 'i', 'f', 'c') it has no kernel for.
 
     Inputs arrive already promoted, as PyTorch checks the common dtype. The check runs while tracing,
     so it costs nothing once compiled, and no XLA code is built for a refused dtype. `refusals` maps a
-    kind to (exception type, message) where PyTorch words the error itself; `{name}` in it is `name`."""
+    kind to (exception type, message) where PyTorch words the error itself; `{name}` in it is `name`.
+    `kernel` is the name PyTorch's CPU kernel gives in its generic "not implemented for" error, if not `name`
+    (or a function of the refused array and the static arguments giving it)."""
     def run(*arrays, **static):
         for array in arrays:
             found = kind(array.dtype)
             if found not in accepts:
+                named = kernel(array, **static) if callable(kernel) else kernel or name
                 error, message = (refusals or {}).get(
-                    found, (NotImplementedError, f'"{{name}}" not implemented for \'{SCALAR_NAMES[array.dtype]}\''))
+                    found, (NotImplementedError, f'"{named}" not implemented for \'{SCALAR_NAMES[array.dtype]}\''))
                 raise error(message.format(name=name))
         return fn(*arrays, **static)
 
@@ -139,7 +142,33 @@ def _frac(x):
 def _logit(x, eps=None):
     if eps is not None:
         x = jnp.clip(x, eps, 1 - eps)
+        return jnp.log(x / (1 - x))
+    return _logit_unclamped(x)
+
+
+@jax.custom_jvp
+def _logit_unclamped(x):
     return jnp.log(x / (1 - x))
+
+
+@_logit_unclamped.defjvp
+def _logit_unclamped_jvp(primals, tangents):
+    """PyTorch's derivative: 1 / (x (1 - x)) inside [0, 1], NaN outside it."""
+    (x,), (t,) = primals, tangents
+    inside = (x >= 0) & (x <= 1)
+    return _logit_unclamped(x), t * jnp.where(inside, 1 / (x * (1 - x)), jnp.full_like(x, jnp.nan))
+
+
+def _digamma(x):
+    """PyTorch's digamma: -inf at +0 and +inf at -0 (the pole), NaN at negative integers."""
+    return jnp.where(x == 0, jnp.copysign(jnp.asarray(jnp.inf, x.dtype), -x), special.digamma(x))
+
+
+def _angle(x):
+    """jnp.angle, which turns a 0-dim float32 into float64; for reals PyTorch gives pi below 0, NaN for NaN."""
+    if jnp.iscomplexobj(x):
+        return jnp.arctan2(jnp.imag(x), jnp.real(x))
+    return jnp.where(jnp.isnan(x), x, jnp.where(x < 0, jnp.asarray(np.pi, x.dtype), jnp.zeros((), x.dtype)))
 
 
 def _nan_to_num(x, nan=0.0, posinf=None, neginf=None):
@@ -164,7 +193,32 @@ def _gelu(x, approximate="none"):
 
 
 def _hardtanh(x, min_val=-1.0, max_val=1.0):
-    return jnp.clip(x, min_val, max_val)
+    """Clamped in x's own dtype (integer tensors stay integer, as PyTorch's)."""
+    return jnp.minimum(jnp.maximum(x, jnp.asarray(min_val).astype(x.dtype)), jnp.asarray(max_val).astype(x.dtype))
+
+
+def _softshrink(x, lambd=0.5):
+    return jnp.where(x > lambd, x - lambd, jnp.where(x < -lambd, x + lambd, jnp.zeros((), x.dtype)))
+
+
+def _hardshrink(x, lambd=0.5):
+    return jnp.where((x >= -lambd) & (x <= lambd), jnp.zeros((), x.dtype), x)
+
+
+def _threshold(x, threshold=0.0, value=0.0):
+    return jnp.where(x <= jnp.asarray(threshold).astype(x.dtype) if jnp.issubdtype(x.dtype, jnp.integer) else
+                     x <= threshold, jnp.asarray(value).astype(x.dtype), x)
+
+
+def _celu(x, alpha=1.0):
+    return jnp.where(x > 0, x, alpha * jnp.expm1(x / alpha))
+
+
+_SELU_ALPHA, _SELU_SCALE = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
+
+
+def _selu(x):
+    return _SELU_SCALE * jnp.where(x > 0, x, _SELU_ALPHA * jnp.expm1(x))
 
 
 def _leaky_relu(x, negative_slope=0.01):
@@ -222,7 +276,7 @@ _FLOAT_UNARY = {
     "log": (_via_float64(jnp.log), {}),
     "log2": (jnp.log2, {}),
     "log10": (jnp.log10, {}),
-    "log1p": (jnp.log1p, {}),
+    "log1p": (jnp.log1p, {"grad_name": "Log1PBackward0"}),
     "sin": (jnp.sin, {}),
     "cos": (jnp.cos, {}),
     "tan": (jnp.tan, {"saves": SAVES_RESULT}),
@@ -236,34 +290,37 @@ _FLOAT_UNARY = {
     "acosh": (jnp.arccosh, {}),
     "atanh": (jnp.arctanh, {}),
     "sigmoid": (jax.nn.sigmoid, {"saves": SAVES_RESULT}),
-    "erf": (special.erf, {"accepts": REAL}),
-    "erfc": (special.erfc, {"accepts": REAL}),
-    "erfinv": (special.erfinv, {"accepts": REAL}),
-    "lgamma": (special.gammaln, {"accepts": REAL}),
-    "digamma": (special.digamma, {"accepts": REAL}),
+    "erf": (special.erf, {"accepts": REAL, "kernel": "erf_vml_cpu"}),
+    "erfc": (special.erfc, {"accepts": REAL, "kernel": "erfc_vml_cpu"}),
+    "erfinv": (special.erfinv, {"accepts": REAL, "kernel": "erfinv_vml_cpu"}),
+    "lgamma": (special.gammaln, {"accepts": REAL, "kernel": "lgamma_vml_cpu"}),
+    "digamma": (_digamma, {"accepts": REAL}),
     "reciprocal": (jnp.reciprocal, {"saves": SAVES_RESULT}),
     "sinc": (jnp.sinc, {}),
-    "logit": (_logit, {"accepts": REAL}),
-    "i0": (special.i0, {"accepts": REAL}),
-    "angle": (jnp.angle, {}),
+    "logit": (_logit, {"accepts": REAL, "kernel": "logit_cpu"}),
+    "i0": (special.i0, {"accepts": REAL, "kernel": "i0_vml_cpu"}),
+    "angle": (_angle, {}),
     "deg2rad": (jnp.deg2rad, {"grad_name": "Deg2RadBackward0", **_NO_COMPLEX_ANGLES}),
     "rad2deg": (jnp.rad2deg, {"grad_name": "Rad2DegBackward0", **_NO_COMPLEX_ANGLES}),
 }
+
+_HARDTANH = {"accepts": "if", "refusals": {"b": (RuntimeError, "Bool inputs not supported for hardtanh"),
+                                           "c": (NotImplementedError, "clamp is not supported for complex types")}}
 
 # Ops that keep their input's dtype.
 _SAME_UNARY = {
     "neg": (jnp.negative, {"saves": SAVES_NOTHING, "accepts": NUMERIC, "refusals": {"b": _NEG_BOOL}}),
     "positive": (lambda x: x, {"saves": SAVES_NOTHING, "accepts": NUMERIC, "refusals": {
         "b": (RuntimeError, "The `+` operator, on a bool tensor is not supported.")}}),
-    "abs": (jnp.abs, {"accepts": NUMERIC}),
+    "abs": (jnp.abs, {"accepts": NUMERIC, "kernel": "abs_cpu"}),
     "sign": (_sign, {"accepts": REAL, "refusals": {"c": (NotImplementedError, (
         "Unlike NumPy, torch.sign is not intended to support complex numbers. Please use torch.sgn instead."))}}),
     "sgn": (_sgn, {}),
-    "floor": (_keep_integral(jnp.floor), {"saves": SAVES_NOTHING, **_NO_COMPLEX_ROUNDING}),
-    "ceil": (_keep_integral(jnp.ceil), {"saves": SAVES_NOTHING, **_NO_COMPLEX_ROUNDING}),
-    "trunc": (_keep_integral(jnp.trunc), {"saves": SAVES_NOTHING, **_NO_COMPLEX_ROUNDING}),
-    "frac": (_frac, {"saves": SAVES_NOTHING, "accepts": "f"}),
-    "round": (_round, {"saves": SAVES_NOTHING, "accepts": "if"}),
+    "floor": (_keep_integral(jnp.floor), {"saves": SAVES_NOTHING, "kernel": "floor_vml_cpu", **_NO_COMPLEX_ROUNDING}),
+    "ceil": (_keep_integral(jnp.ceil), {"saves": SAVES_NOTHING, "kernel": "ceil_vml_cpu", **_NO_COMPLEX_ROUNDING}),
+    "trunc": (_keep_integral(jnp.trunc), {"saves": SAVES_NOTHING, "kernel": "trunc_vml_cpu", **_NO_COMPLEX_ROUNDING}),
+    "frac": (_frac, {"saves": SAVES_NOTHING, "accepts": "f", "kernel": "frac_cpu"}),
+    "round": (_round, {"saves": SAVES_NOTHING, "accepts": "if", "kernel": "round_vml_cpu"}),
     "relu": (_relu, {"saves": SAVES_RESULT, "accepts": "if", "refusals": {
         "b": (RuntimeError, "Boolean inputs not supported for relu"),
         "c": (NotImplementedError, "clamp is not supported for complex types")}}),
@@ -271,18 +328,25 @@ _SAME_UNARY = {
     "conj": (jnp.conj, {"saves": SAVES_NOTHING}),
     "conj_physical": (jnp.conj, {"saves": SAVES_NOTHING}),
     "nan_to_num": (_nan_to_num, {}),
-    "bitwise_not": (_bitwise_not, {"accepts": INTEGRAL}),
-    "gelu": (_gelu, {"opmath": True}),
-    "silu": (_silu, {"opmath": True}),
-    "mish": (_mish, {"opmath": True}),
-    "hardtanh": (_hardtanh, {}),
-    "relu6": (lambda x: jnp.clip(x, 0, 6), {"grad_name": "HardtanhBackward0"}),
-    "leaky_relu": (_leaky_relu, {}),
-    "elu": (_elu, {"opmath": True}),
-    "softplus": (_softplus, {"opmath": True}),
-    "hardsigmoid": (_hardsigmoid, {"opmath": True}),
-    "hardswish": (_hardswish, {"opmath": True}),
-    "logsigmoid": (jax.nn.log_sigmoid, {"grad_name": "LogSigmoidBackward0", "opmath": True}),
+    "bitwise_not": (_bitwise_not, {"accepts": INTEGRAL, "kernel": "bitwise_not_cpu"}),
+    "gelu": (_gelu, {"opmath": True, "accepts": "f", "kernel": "GeluKernelImpl"}),
+    "silu": (_silu, {"opmath": True, "accepts": "fc", "kernel": "silu_cpu"}),
+    "mish": (_mish, {"opmath": True, "accepts": "f", "kernel": "mish_cpu"}),
+    "hardtanh": (_hardtanh, _HARDTANH),
+    "relu6": (lambda x: _hardtanh(x, 0, 6), {"grad_name": "HardtanhBackward0", **_HARDTANH}),
+    "leaky_relu": (_leaky_relu, {"accepts": "f", "kernel": "leaky_relu_cpu"}),
+    "elu": (_elu, {"opmath": True, "accepts": "f", "kernel": "elu_cpu"}),
+    "softplus": (_softplus, {"opmath": True, "accepts": "f", "kernel": "softplus_cpu"}),
+    "hardsigmoid": (_hardsigmoid, {"opmath": True, "accepts": "f", "kernel": "hardsigmoid_cpu"}),
+    "hardswish": (_hardswish, {"opmath": True, "accepts": "f", "kernel": "hardswish_cpu"}),
+    "logsigmoid": (jax.nn.log_sigmoid, {"grad_name": "LogSigmoidBackward0", "opmath": True, "accepts": "f",
+                                        "kernel": "log_sigmoid_cpu"}),
+    "rrelu_with_noise": (_leaky_relu, {"accepts": "f", "kernel": "leaky_relu_cpu"}),
+    "softshrink": (_softshrink, {"accepts": "f", "kernel": "softshrink_check"}),
+    "hardshrink": (_hardshrink, {"accepts": "f", "kernel": "hardshrink_cpu"}),
+    "threshold": (_threshold, {"accepts": "if", "kernel": "threshold_cpu"}),
+    "celu": (_celu, {"opmath": True, "accepts": "f", "kernel": "elu_cpu"}),
+    "selu": (_selu, {"opmath": True, "accepts": "f", "kernel": "elu_cpu", "grad_name": "EluBackward0"}),
 }
 
 # Predicates: results are bool, never differentiable.
@@ -412,13 +476,13 @@ _COMPARISONS = {
 
 
 def declare(name: str, fn, *, accepts: str | None = None, refusals: dict | None = None, opmath: bool = False,
-            **options) -> Op:
+            kernel: str | None = None, **options) -> Op:
     """An elementwise Op from a table entry: `fn` wrapped for half precision, refused dtypes and PyTorch's
     broadcasting errors (all checked while tracing), then the Op's own options."""
     if opmath:
         fn = _opmath(fn)
     if accepts is not None:
-        fn = refusing(fn, name, accepts, refusals)
+        fn = refusing(fn, name, accepts, refusals, kernel)
     return Op(name, _broadcasting(fn), **options)
 
 
@@ -429,10 +493,21 @@ def _build(table: dict, **defaults) -> dict:
 FLOAT_UNARY = _build(_FLOAT_UNARY, promote="float", opmath=True)
 SAME_UNARY = _build(_SAME_UNARY)
 PREDICATES = _build(_PREDICATES)
-BINARY = _build(_BINARY)
-COMPARISONS = _build(_COMPARISONS)
+# The names PyTorch's CPU kernels give in their "not implemented for" errors.
+_BINARY_KERNELS = {"floor_divide": "div_floor_cpu", "bitwise_left_shift": "lshift_cpu",
+                   "bitwise_right_shift": "rshift_cpu", "pow": "pow"}
 
-ROUNDING_DIV = declare("div", _div, grad_name="DivBackward2", accepts="if")
+
+def _with_kernels(table: dict) -> dict:
+    return {name: (fn, {"kernel": _BINARY_KERNELS.get(name, name + "_cpu"), **options})
+            for name, (fn, options) in table.items()}
+
+
+BINARY = _build(_with_kernels(_BINARY))
+COMPARISONS = _build(_with_kernels(_COMPARISONS))
+
+ROUNDING_DIV = declare("div", _div, grad_name="DivBackward2", accepts="if",
+                       kernel=lambda array, rounding_mode, **_: f"div_{rounding_mode}_cpu")
 SCALAR_POW = Op("pow", _scalar_pow, grad_name="PowBackward0", promote="none")
 RPOW = Op("pow", lambda exponent, base: _power(base, exponent), grad_name="PowBackward2")
 
@@ -449,11 +524,32 @@ def _clamp_scalar(x, min=None, max=None):
     return _clamp(x, None if min is None else jnp.asarray(min, x.dtype), None if max is None else jnp.asarray(max, x.dtype))
 
 
+def _clamp_tensors(x, *bounds, has_min=True, has_max=True):
+    """clamp with tensor bounds; only the bounds given are passed (a missing one must not promote x). With both,
+    PyTorch's clamp kernel has no bool version (with one it runs maximum's or minimum's, which has)."""
+    if has_min and has_max and x.dtype == jnp.bool_:
+        raise NotImplementedError('"clamp_cpu" not implemented for \'Bool\'')
+    return _clamp(x, bounds[0] if has_min else None, bounds[-1] if has_max else None)
+
+
 _CLAMP_REFUSALS = {"c": (NotImplementedError, "clamp is not supported for complex types")}
-CLAMP_SCALAR = declare("clamp", _clamp_scalar, grad_name="ClampBackward1", accepts="if", refusals=_CLAMP_REFUSALS)
-CLAMP_TENSOR = declare("clamp", lambda x, lo, hi: _clamp(x, lo, hi), grad_name="ClampBackward0", accepts="if",
-                       refusals=_CLAMP_REFUSALS)
+CLAMP_SCALAR = declare("clamp", _clamp_scalar, grad_name="ClampBackward1", accepts="if", refusals=_CLAMP_REFUSALS,
+                       kernel=lambda array, min=None, max=None: "clamp_scalar_cpu" if min is not None and max is not None
+                       else "clamp_min_scalar_cpu" if min is not None else "clamp_max_scalar_cpu")
+CLAMP_TENSOR = declare("clamp", _clamp_tensors, grad_name="ClampBackward0", accepts="bif",
+                       kernel=lambda array, has_min, has_max: "clamp_cpu" if has_min and has_max else
+                       "maximum_cpu" if has_min else "minimum_cpu")
+# clamp_min / clamp_max are ops of their own in PyTorch (their grad_fn names differ from clamp's).
+CLAMP_MIN_SCALAR = declare("clamp_min", lambda x, min: _clamp_scalar(x, min=min), grad_name="ClampMinBackward0",
+                           accepts="if", refusals=_CLAMP_REFUSALS, kernel="clamp_min_scalar_cpu")
+CLAMP_MAX_SCALAR = declare("clamp_max", lambda x, max: _clamp_scalar(x, max=max), grad_name="ClampMaxBackward0",
+                           accepts="if", refusals=_CLAMP_REFUSALS, kernel="clamp_max_scalar_cpu")
+CLAMP_MIN_TENSOR = declare("clamp_min", lambda x, lo: _clamp(x, lo, None), grad_name="ClampMinBackward1",
+                           accepts="bif", kernel="maximum_cpu")
+CLAMP_MAX_TENSOR = declare("clamp_max", lambda x, hi: _clamp(x, None, hi), grad_name="ClampMaxBackward1",
+                           accepts="bif", kernel="minimum_cpu")
 WHERE = declare("where", lambda cond, x, y: jnp.where(cond, x, y), promote_from=1)
 LERP = declare("lerp", lambda start, end, weight: start + weight * (end - start), opmath=True)
-ADDCMUL = declare("addcmul", lambda x, a, b, value=1: x + value * a * b, opmath=True)
+ADDCMUL = declare("addcmul", lambda x, a, b, value=1: x + value * a * b, opmath=True, accepts="ifc",
+                  kernel="addcmul_cpu_out")
 ADDCDIV = declare("addcdiv", lambda x, a, b, value=1: x + value * a / b, opmath=True)

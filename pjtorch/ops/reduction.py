@@ -46,9 +46,15 @@ def vector_if_scalar(fn):
     return run
 
 
-def _declare(name: str, fn, *, accepts: str | None = None, refusals: dict | None = None, **options) -> Op:
+def _declare(name: str, fn, *, accepts: str | None = None, refusals: dict | None = None, kernel=None,
+             **options) -> Op:
     """An Op refusing, while tracing, the dtype kinds PyTorch has no kernel for (see pointwise.refusing)."""
-    return Op(name, refusing(fn, name, accepts, refusals) if accepts else fn, **options)
+    return Op(name, refusing(fn, name, accepts, refusals, kernel) if accepts else fn, **options)
+
+
+def _softmax_kernel(name: str):
+    """PyTorch's CPU softmax kernels: one for the last dim, one for any other."""
+    return lambda array, dim: f"{name}_lastdim_kernel_impl" if dim >= array.ndim - 1 else f"{name}_kernel_impl"
 
 
 def _mean(x, dim=None, keepdim=False, dtype=None):
@@ -215,11 +221,11 @@ PROD_DIM = Op("prod", _prod, grad_name="ProdBackward1", promote="none", saves=SA
 MEAN = Op("mean", _mean, grad_name="MeanBackward0", saves=SAVES_NOTHING, promote="none")
 MEAN_DIM = Op("mean", _mean, grad_name="MeanBackward1", saves=SAVES_NOTHING, promote="none")
 NANMEAN = Op("nanmean", _nanmean, grad_name="DivBackward0", promote="none")
-AMAX = _declare("amax", _amax, promote="none", saves=SAVES_INPUTS_AND_RESULT, accepts="bif")
-AMIN = _declare("amin", _amin, promote="none", saves=SAVES_INPUTS_AND_RESULT, accepts="bif")
-MAX_ALL = _declare("max", _amax, grad_name="MaxBackward1", promote="none", saves=SAVES_INPUTS_AND_RESULT,
+AMAX = _declare("amax", _amax, promote="none", saves=SAVES_INPUTS_AND_RESULT, accepts="bif", kernel="max_values_cpu")
+AMIN = _declare("amin", _amin, promote="none", saves=SAVES_INPUTS_AND_RESULT, accepts="bif", kernel="min_values_cpu")
+MAX_ALL = _declare("max", _amax, grad_name="MaxBackward1", promote="none", saves=SAVES_INPUTS_AND_RESULT, kernel="max_all",
                    accepts="bif")
-MIN_ALL = _declare("min", _amin, grad_name="MinBackward1", promote="none", saves=SAVES_INPUTS_AND_RESULT,
+MIN_ALL = _declare("min", _amin, grad_name="MinBackward1", promote="none", saves=SAVES_INPUTS_AND_RESULT, kernel="min_all",
                    accepts="bif")
 MAX_DIM = _declare("max", vector_if_scalar(_max_with_indices), grad_name="MaxBackward0", promote="none",
                    saves=SAVES_INDICES, accepts="bif", refusals=_NO_COMPLEX)
@@ -242,14 +248,14 @@ CUMMAX = _declare("cummax", vector_if_scalar(_running_extreme(jax.lax.cummax)), 
 CUMMIN = _declare("cummin", vector_if_scalar(_running_extreme(jax.lax.cummin)), promote="none",
                   saves=SAVES_INPUTS_AND_INDICES, accepts="bif")
 LOGCUMSUMEXP = _declare("logcumsumexp", vector_if_scalar(_logcumsumexp), promote="none",
-                        saves=SAVES_INPUTS_AND_RESULT, accepts="fc")
+                        saves=SAVES_INPUTS_AND_RESULT, accepts="fc", kernel="logcumsumexp_out_cpu")
 SOFTMAX = _declare("softmax", vector_if_scalar(_softmax), grad_name="SoftmaxBackward0", promote="none",
-                   saves=SAVES_RESULT, accepts="f")
+                   saves=SAVES_RESULT, accepts="f", kernel=_softmax_kernel("softmax"))
 LOG_SOFTMAX = _declare("log_softmax", vector_if_scalar(_log_softmax), grad_name="LogSoftmaxBackward0",
-                       promote="none", saves=SAVES_RESULT, accepts="f")
+                       promote="none", saves=SAVES_RESULT, accepts="f", kernel=_softmax_kernel("log_softmax"))
 COUNT_NONZERO = Op("count_nonzero", _count_nonzero, promote="none")
-MEDIAN_ALL = _declare("median", _median_all, grad_name="MedianBackward0", promote="none",
+MEDIAN_ALL = _declare("median", _median_all, grad_name="MedianBackward0", promote="none", kernel="median_cpu",
                       saves=SAVES_INPUTS_AND_RESULT, accepts="if")
-MEDIAN_DIM = _declare("median", vector_if_scalar(_median_dim), grad_name="MedianBackward1", promote="none",
+MEDIAN_DIM = _declare("median", vector_if_scalar(_median_dim), grad_name="MedianBackward1", promote="none", kernel="median_out",
                       saves=SAVES_INDICES, accepts="if")
 AMINMAX = _declare("aminmax", _aminmax, promote="none", saves=SAVES_INPUTS_AND_RESULT, accepts="bif")

@@ -5,6 +5,7 @@ import functools
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 from .pointwise import astype, refusing
 from .reduction import vector_if_scalar
@@ -57,6 +58,9 @@ def _repeat(x, repeats):
 
 
 def _repeat_interleave(x, repeats, dim):
+    """`repeats` is an int or a tuple of ints (known while tracing, so the result's size is too)."""
+    if isinstance(repeats, tuple):
+        repeats = np.asarray(repeats, np.int64)
     if dim is None:
         return jnp.repeat(x.reshape(-1), repeats)
     return jnp.repeat(x, repeats, axis=dim)
@@ -220,15 +224,20 @@ FLIP = Op("flip", lambda x, dims: jnp.flip(x, dims), saves=SAVES_NOTHING, promot
 ROLL = Op("roll", _roll, saves=SAVES_NOTHING, promote="none")
 REPEAT = Op("repeat", _repeat, saves=SAVES_NOTHING, promote="none")
 REPEAT_INTERLEAVE = Op("repeat_interleave", _repeat_interleave, grad_name="IndexSelectBackward0", promote="none")
+# With an int count PyTorch expands and flattens: the result is a view's.
+REPEAT_INTERLEAVE_INT = Op("repeat_interleave", _repeat_interleave, grad_name="ViewBackward0", promote="none")
 SORT = Op("sort", refusing(vector_if_scalar(_sort), "sort", "bif", {
     "c": (RuntimeError, " Sort does not support complex dtypes on CPU")}), promote="none", saves=SAVES_INDICES)
+# sort(stable=...) is PyTorch's second overload (SortBackward1).
+SORT_STABLE = Op("sort", SORT.fn, grad_name="SortBackward1", promote="none", saves=SAVES_INDICES)
 TOPK = Op("topk", refusing(vector_if_scalar(_topk), "topk", "if", {
     "b": (RuntimeError, "topk does not support bool dtypes on CPU"),
     "c": (RuntimeError, " topk does not support complex dtypes on CPU")}), promote="none", saves=SAVES_INDICES)
-KTHVALUE = Op("kthvalue", refusing(vector_if_scalar(_kthvalue), "kthvalue", "if"), promote="none",
+KTHVALUE = Op("kthvalue", refusing(vector_if_scalar(_kthvalue), "kthvalue", "if", kernel="kthvalue_cpu"), promote="none",
               saves=SAVES_INDICES)
 GATHER = Op("gather", _gather, promote="none", hidden_inputs=1)
 SCATTER = Op("scatter", _scatter, promote="none")
+SCATTER_VALUE = Op("scatter", _scatter, grad_name="ScatterBackward1", promote="none")
 SCATTER_ADD = Op("scatter_add", _scatter_add, promote="none")
 SCATTER_REDUCE = Op("scatter_reduce", _scatter_reduce, grad_name="ScatterReduceBackward0", promote="none")
 INDEX_SELECT = Op("index_select", _index_select, promote="none", hidden_inputs=1)

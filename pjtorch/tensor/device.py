@@ -90,11 +90,14 @@ def normalize(spec: "str | device | int | None") -> device:
     if spec is None:
         return CPU
     found = spec if isinstance(spec, device) else device(spec)
-    if found.type == "cuda" and found.index is None:
-        return device("cuda", 0)
-    if found.type == "cpu" and found.index is not None:
+    if found.type == "cpu":
         return CPU
-    return found
+    # One object per device, so that dispatch's fast path can compare devices by identity.
+    return _CANONICAL.setdefault((found.type, 0 if found.index is None else found.index), found
+                                 if found.index is not None else device(found.type, 0))
+
+
+_CANONICAL: dict = {}
 
 
 def to_jax(target: device):

@@ -234,15 +234,62 @@ def is_dense(shape: tuple, stride: tuple) -> bool:
 
 def new_shape(size, negative_message: str | None = None, function: str | None = None) -> tuple:
     """The shape a factory was asked for (`f(2, 3)`, `f((2, 3))`; `f()` is PyTorch's TypeError, `f(())` a 0-dim
-    shape), refusing negative sizes as PyTorch does."""
+    shape), refusing negative sizes as PyTorch does, and (given the function's name) arguments that are not ints
+    with PyTorch's argument parser's messages."""
     if not size:
         raise TypeError(f'{function + "() " if function else ""}missing 1 required positional arguments: "size"')
-    shape = shape_args(size)
+    shape = size_argument(size, function) if function else shape_args(size)
     for s in shape:
         if s < 0:
             raise RuntimeError(negative_message or
                                f"Trying to create tensor with negative dimension {s}: [{', '.join(map(str, shape))}]")
     return shape
+
+
+def size_argument(args: tuple, function: str, position: int | None = 1, varargs: bool = True) -> tuple:
+    """PyTorch's parsing of a `tuple of ints size` argument (`args` holds what was passed for it: one sequence, or
+    with `varargs` the ints themselves): ints, NumPy ints and 0-dim integer tensors; anything else is its TypeError."""
+    where = f" (position {position})" if position else ""
+    if len(args) == 1 and isinstance(args[0], (builtins.tuple, builtins.list)):
+        items = args[0]
+    elif varargs and builtins.all(is_int_argument(a) for a in args[:1]):
+        items = args
+    else:
+        raise TypeError(f"{function}(): argument 'size'{where} must be tuple of ints, not {arg_type_name(args[0])}")
+    for i, item in enumerate(items):
+        if not is_int_argument(item):
+            raise TypeError(f"{function}(): argument 'size' failed to unpack the object at pos {i + 1} with error "
+                            f'"type must be tuple of ints,but got {arg_type_name(item)}"')
+    return tuple(builtins.int(item) for item in items)
+
+
+def is_int_argument(value) -> bool:
+    if isinstance(value, Tensor):
+        return value.ndim == 0 and value.dtype.category == dtypes.INTEGER
+    return isinstance(value, (builtins.int, np.integer)) and not isinstance(value, builtins.bool)
+
+
+def arg_type_name(value) -> str:
+    """A value's type as PyTorch's argument parser names it in its errors."""
+    if isinstance(value, Tensor):
+        return "Tensor"
+    if isinstance(value, dtypes.dtype):
+        return "torch.dtype"
+    if isinstance(value, Device):
+        return "torch.device"
+    if type(value).__module__.startswith("pjtorch") and type(value).__name__ in ("Generator", "layout"):
+        return "torch._C.Generator" if type(value).__name__ == "Generator" else "torch.layout"
+    return _type_name(value)
+
+
+def invalid_arguments(function: str, args: tuple, kwargs: dict, signatures: tuple) -> TypeError:
+    """PyTorch's error where no overload of `function` takes the arguments given."""
+    positional = ", ".join(arg_type_name(a) for a in args)
+    keywords = [f"{k}={arg_type_name(v)}" for k, v in reversed(kwargs.items())]
+    got = (positional + "".join(", " + k for k in keywords)) if args else "".join(k + ", " for k in keywords)
+    expected = "".join(f" * ({signature})\n" for signature in signatures)
+    return TypeError(f"{function}() received an invalid combination of arguments - got ({got}), but expected one "
+                     f"of:\n{expected}")
 
 
 def check_grad_dtype(dtype: dtypes.dtype, requires_grad: bool) -> None:
@@ -272,20 +319,29 @@ def filled_array(shape: tuple, value, dtype, device: Device):
     return _filler(tuple(shape), dtype, to_jax(device))(scalar)
 
 
-def zeros(*size, dtype=None, device=None, requires_grad: bool = False, out=None, layout=None,
+def _factory_size(function: str, args: tuple, size) -> tuple:
+    """The size a `zeros`-like factory was given, positionally (`f(2, 3)`, `f((2, 3))`) or as `size=`."""
+    if size is None:
+        return args
+    if args:
+        raise TypeError(f"{function}() got multiple values for argument 'size'")
+    return (size,)
+
+
+def zeros(*args, size=None, dtype=None, device=None, requires_grad: bool = False, out=None, layout=None,
           pin_memory: bool = False) -> Tensor:
-    return _filled(new_shape(size, "zeros: Dimension size must be non-negative.", "zeros"), 0, dtype, device,
-                   requires_grad)
+    return _filled(new_shape(_factory_size("zeros", args, size), "zeros: Dimension size must be non-negative.",
+                             "zeros"), 0, dtype, device, requires_grad)
 
 
-def ones(*size, dtype=None, device=None, requires_grad: bool = False, out=None, layout=None,
+def ones(*args, size=None, dtype=None, device=None, requires_grad: bool = False, out=None, layout=None,
          pin_memory: bool = False) -> Tensor:
-    return _filled(new_shape(size, function="ones"), 1, dtype, device, requires_grad)
+    return _filled(new_shape(_factory_size("ones", args, size), function="ones"), 1, dtype, device, requires_grad)
 
 
-def empty(*size, dtype=None, device=None, requires_grad: bool = False, out=None, layout=None,
+def empty(*args, size=None, dtype=None, device=None, requires_grad: bool = False, out=None, layout=None,
           pin_memory: bool = False, memory_format=None) -> Tensor:
-    return _filled(new_shape(size, function="empty"), 0, dtype, device, requires_grad)
+    return _filled(new_shape(_factory_size("empty", args, size), function="empty"), 0, dtype, device, requires_grad)
 
 
 def full(size, fill_value, *, dtype=None, device=None, requires_grad: bool = False, out=None, layout=None) -> Tensor:
@@ -294,14 +350,82 @@ def full(size, fill_value, *, dtype=None, device=None, requires_grad: bool = Fal
     if dtype is None:
         dtype = dtypes.default_for_category(dtypes.scalar_category(fill_value))
     else:
-        fill_value = dtypes.checked_scalar(fill_value, dtype)
+        fill_value = filled_scalar(fill_value, dtype)
     return _filled(new_shape((size,)), fill_value, dtype, device, requires_grad)
 
 
 def scalar_tensor(value, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
-    """A 0-dim tensor of `value` (the default float dtype unless given), converted as PyTorch writes a number into
-    a tensor: checked for overflow, unlike `tensor()`'s conversion."""
+    """A 0-dim tensor of `value` (the default float dtype unless given), converted as `fill_` writes a number into
+    a tensor (checked for overflow, unlike `tensor()`'s conversion): masked_fill's and index_fill's values. Not
+    `torch.scalar_tensor`, which rounds half and bfloat16 unchecked: that is `torch_scalar_tensor`."""
     return full((), value, dtype=dtype or dtypes.get_default_dtype(), device=device, requires_grad=requires_grad)
+
+
+def filled_scalar(value, dtype: dtypes.dtype):
+    """`dtypes.checked_scalar` (PyTorch's checked conversion of a Scalar), plus the cases it lets through: an
+    integer beyond uint64's range is not a Scalar at all, and a complex64 overflows where a part exceeds float32."""
+    if isinstance(value, builtins.int) and not isinstance(value, builtins.bool):
+        _python_number(value)
+    if dtype is dtypes.complex64:
+        _check_complex64(value)
+    return dtypes.checked_scalar(value, dtype)
+
+
+_MISSING = object()
+
+
+def torch_scalar_tensor(s=_MISSING, *extra, dtype=None, device=None, requires_grad: bool = False, layout=None,
+                        pin_memory: bool = False) -> Tensor:
+    """`torch.scalar_tensor`: a 0-dim tensor of the number `s` (or of a 0-dim tensor's value), of the default float
+    dtype unless given, converted as PyTorch writes a number into a new tensor (see `written_scalar`)."""
+    if s is _MISSING:
+        raise TypeError('scalar_tensor() missing 1 required positional arguments: "s"')
+    if extra:
+        raise TypeError(f"scalar_tensor() takes 1 positional argument but {1 + len(extra)} were given")
+    if isinstance(s, Tensor) and s.ndim == 0:
+        s = s.item()
+    if isinstance(s, Tensor) or not isinstance(s, (numbers.Number, np.bool_)):
+        raise TypeError(f"scalar_tensor(): argument 's' (position 1) must be Number, not {type(s).__name__}")
+    dtype = dtype or dtypes.get_default_dtype()
+    return _filled((), written_scalar(_python_number(s), dtype), dtype, device, requires_grad)
+
+
+def _python_number(value):
+    """A number as PyTorch's Scalar parser reads it: bools and integers (up to uint64's range) as int, other
+    NumPy scalars through float() (a NumPy complex64 loses its imaginary part, with NumPy's warning)."""
+    if isinstance(value, (builtins.bool, builtins.int, np.integer, np.bool_)):
+        value = builtins.int(value)
+        if value >= 2 ** 64:
+            raise OverflowError("int too big to convert")
+        if value < -2 ** 63:
+            raise OverflowError("can't convert negative int to unsigned")
+        return value
+    if isinstance(value, builtins.complex):
+        return builtins.complex(value)
+    return builtins.float(value)
+
+
+_FLOAT32_MAX = builtins.float(np.finfo(np.float32).max)
+
+
+def _check_complex64(value) -> None:
+    number = builtins.complex(value)
+    if builtins.any(math.isfinite(part) and builtins.abs(part) > _FLOAT32_MAX for part in (number.real, number.imag)):
+        raise RuntimeError("value cannot be converted to type c10::complex<float> without overflow")
+
+
+def written_scalar(value, dtype: dtypes.dtype):
+    """A Python number as PyTorch writes it into a new 0-dim tensor (`torch.scalar_tensor`, and `t[i] = number`):
+    checked for overflow as `fill_` checks, except that half and bfloat16 go through double (so only a complex number
+    with a nonzero imaginary part fails, naming `double`) and then round unchecked, overflowing to inf."""
+    if dtype in (dtypes.float16, dtypes.bfloat16):
+        if isinstance(value, builtins.complex):
+            if value.imag != 0:
+                raise RuntimeError("value cannot be converted to type double without overflow")
+            value = value.real
+        with np.errstate(over="ignore"):
+            return builtins.float(np.asarray(builtins.float(value)).astype(dtype.jax))
+    return filled_scalar(value, dtype)
 
 
 def like(input: Tensor, make: Callable[[tuple], Tensor], requires_grad: bool = False) -> Tensor:

@@ -62,12 +62,27 @@ def _jax_dtype(dtype):
 
 # ----- pointwise ----------------------------------------------------------------------------------
 
-def _unary(op):
-    def run(input: Tensor, **options) -> Tensor:
-        return dispatch.apply(op, (input,), _static(**options))
+# Unary ops whose options PyTorch also takes positionally, in this order.
+_POSITIONAL_OPTIONS = {"logit": ("eps",), "nan_to_num": ("nan", "posinf", "neginf")}
 
-    def run_(input: Tensor, **options) -> Tensor:
-        return dispatch.apply_inplace(op, input, (), _static(**options))
+
+def _options(name: str, args: tuple, options: dict) -> tuple:
+    if args:
+        names = _POSITIONAL_OPTIONS.get(name, ())
+        if len(args) > len(names):
+            raise TypeError(f"{name}() takes {len(names) + 1} positional arguments but {len(args) + 1} were given")
+        options = {**dict(zip(names, args)), **options}
+    if name == "logit" and options.get("eps", 0) is None:
+        del options["eps"]
+    return _static(**options)
+
+
+def _unary(op):
+    def run(input: Tensor, *args, **options) -> Tensor:
+        return dispatch.apply(op, (input,), _options(op.name, args, options))
+
+    def run_(input: Tensor, *args, **options) -> Tensor:
+        return dispatch.apply_inplace(op, input, (), _options(op.name, args, options))
 
     run.__name__, run_.__name__ = op.name, op.name + "_"
     return run, run_
@@ -77,6 +92,49 @@ UNARY_FUNCTIONS: dict = {}
 for _table in (pointwise.FLOAT_UNARY, pointwise.SAME_UNARY, pointwise.PREDICATES):
     for _name, _op in _table.items():
         UNARY_FUNCTIONS[_name], UNARY_FUNCTIONS[_name + "_"] = _unary(_op)
+
+
+def _self_unless_complex(name: str):
+    """conj, conj_physical and positive return a real tensor itself (no new node), as PyTorch does."""
+    general = UNARY_FUNCTIONS[name]
+
+    def run(input: Tensor) -> Tensor:
+        if input.dtype is dtypes.bool and name == "positive":
+            raise RuntimeError("The `+` operator, on a bool tensor is not supported.")
+        return general(input) if input.is_complex() else input
+
+    run.__name__ = name
+    return run
+
+
+for _name in ("conj", "conj_physical", "positive"):
+    UNARY_FUNCTIONS[_name] = _self_unless_complex(_name)
+
+
+def resolve_conj(input: Tensor) -> Tensor:
+    return input
+
+
+def resolve_neg(input: Tensor) -> Tensor:
+    return input
+
+
+def is_conj(input: Tensor) -> bool:
+    return False
+
+
+def is_neg(input: Tensor) -> bool:
+    return False
+
+
+def real(input: Tensor) -> Tensor:
+    return input.real if input.is_complex() else input
+
+
+def imag(input: Tensor) -> Tensor:
+    if not input.is_complex():
+        raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
+    return input.imag
 
 
 def _binary(op):
@@ -248,15 +306,32 @@ def clamp_(input: Tensor, min=None, max=None) -> Tensor:
     return _clamp(input, min, max, inplace=True)
 
 
-def _clamp(input: Tensor, lo, hi, inplace: bool) -> Tensor:
+def _clamp(input: Tensor, lo, hi, inplace: bool, name: str = "clamp") -> Tensor:
     if lo is None and hi is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     if isinstance(lo, Tensor) or isinstance(hi, Tensor):
-        lo = lo if lo is not None else float("-inf")
-        hi = hi if hi is not None else float("inf")
-        op, others, static = pointwise.CLAMP_TENSOR, (as_operand(lo, "min"), as_operand(hi, "max")), ()
+        if not builtins.all(v is None or isinstance(v, Tensor) for v in (lo, hi)):
+            raise TypeError(f"{name}() received an invalid combination of arguments - got (Tensor, "
+                            f"{', '.join('NoneType' if v is None else type(v).__name__ for v in (lo, hi))}), but "
+                            "expected one of:\n * (Tensor input, Tensor min = None, Tensor max = None, *, Tensor out = "
+                            "None)\n * (Tensor input, Number min = None, Number max = None, *, Tensor out = None)\n")
+        if name == "clamp" and input.is_complex():
+            raise NotImplementedError("clamp is not supported for complex types")
+        if name == "clamp_min":
+            op, others, static = pointwise.CLAMP_MIN_TENSOR, (lo,), ()
+        elif name == "clamp_max":
+            op, others, static = pointwise.CLAMP_MAX_TENSOR, (hi,), ()
+        else:
+            op, others = pointwise.CLAMP_TENSOR, tuple(v for v in (lo, hi) if v is not None)
+            static = _static(has_min=lo is not None, has_max=hi is not None)
     else:
-        op, others, static = pointwise.CLAMP_SCALAR, (), _static(min=lo, max=hi)
+        lo, hi = (as_operand(v, n) if v is not None else None for v, n in ((lo, "min"), (hi, "max")))
+        if name == "clamp_min":
+            op, others, static = pointwise.CLAMP_MIN_SCALAR, (), _static(min=lo)
+        elif name == "clamp_max":
+            op, others, static = pointwise.CLAMP_MAX_SCALAR, (), _static(max=hi)
+        else:
+            op, others, static = pointwise.CLAMP_SCALAR, (), _static(min=lo, max=hi)
         bounds = [v for v in (lo, hi) if v is not None]
         result = dtypes.result_type([input.dtype] if input._shape else [], [] if input._shape else [input.dtype],
                                     bounds)
@@ -273,11 +348,19 @@ clip, clip_ = clamp, clamp_
 
 
 def clamp_min(input: Tensor, min) -> Tensor:
-    return clamp(input, min=min)
+    return _clamp(input, min, None, inplace=False, name="clamp_min")
 
 
 def clamp_max(input: Tensor, max) -> Tensor:
-    return clamp(input, max=max)
+    return _clamp(input, None, max, inplace=False, name="clamp_max")
+
+
+def clamp_min_(input: Tensor, min) -> Tensor:
+    return _clamp(input, min, None, inplace=True, name="clamp_min")
+
+
+def clamp_max_(input: Tensor, max) -> Tensor:
+    return _clamp(input, None, max, inplace=True, name="clamp_max")
 
 
 def where(condition: Tensor, input=None, other=None) -> Tensor:
@@ -365,6 +448,8 @@ def sum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor
 
 
 def nansum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
+    if input.is_complex() and input.device.type == "cpu":
+        raise RuntimeError("nansum on CPU does not support complex inputs")
     return dispatch.apply(reduction.NANSUM, (input,),
                           _static(dim=dims_arg(dim, input.ndim), keepdim=keepdim, dtype=_jax_dtype(dtype)))
 
@@ -383,7 +468,11 @@ def mean(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tenso
 
 
 def nanmean(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
-    _check_float_for("nanmean", input, dtype)
+    if input.dtype.category < dtypes.FLOATING:
+        raise RuntimeError(f"nanmean(): expected input to have floating point or complex dtype but got "
+                           f"{_scalar_type_name(input.dtype)}")
+    if input.is_complex() and input.device.type == "cpu":
+        raise RuntimeError("nansum on CPU does not support complex inputs")
     return dispatch.apply(reduction.NANMEAN, (input,),
                           _static(dim=dims_arg(dim, input.ndim), keepdim=keepdim, dtype=_jax_dtype(dtype)))
 
@@ -430,7 +519,10 @@ def _extreme_value(name: str, op):
         if dims is None and input.numel() == 0:
             raise RuntimeError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0. Specify "
                                "the reduction dim with the 'dim' argument.")
-        _check_reduced_dims(name, input, dims or ())
+        if dims and input.ndim:  # PyTorch names the dim as given, not wrapped
+            for given in (dim if isinstance(dim, (tuple, list)) else (dim,)):
+                if input._shape[wrap_dim(int(given), input.ndim)] == 0:
+                    raise IndexError(f"{name}(): Expected reduction dim {given} to have non-zero size.")
         return dispatch.apply(op, (input,), _static(dim=dims, keepdim=keepdim))
 
     run.__name__ = name
@@ -475,11 +567,16 @@ def _correction(unbiased, correction) -> float:
     return 1 if unbiased is None or unbiased else 0
 
 
+_SPREAD_NAMES = {"var_mean": "var_mean", "std_mean": "std_mean"}
+
+
 def _spread(op):
     def run(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correction=None):
         if isinstance(dim, bool):
             dim, unbiased = None, dim
-        _check_float_for(op.name, input)
+        if input.dtype.category < dtypes.FLOATING:
+            raise RuntimeError(f"{_SPREAD_NAMES.get(op.name, 'std and var')} only support floating point and complex "
+                               "dtypes")
         return dispatch.apply(op, (input,), _static(dim=dims_arg(dim, input.ndim),
                                                     correction=_correction(unbiased, correction), keepdim=keepdim))
 
@@ -725,7 +822,19 @@ def einsum(equation: str, *operands) -> Tensor:
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
     operands = _einsum_operands(equation.replace(" ", ""), cast_inputs("einsum", *operands))
-    return dispatch.apply(linalg_ops.EINSUM, operands, _static(equation=equation))
+    return dispatch.apply(linalg_ops.EINSUM[_einsum_grad_name(equation.replace(" ", ""), len(operands))], operands,
+                          _static(equation=equation))
+
+
+def _einsum_grad_name(equation: str, count: int) -> str:
+    inputs, arrow, output = equation.partition("->")
+    labels = inputs.replace("...", "").replace(",", "")
+    if not arrow:
+        output = "".join(sorted(label for label in set(labels) if labels.count(label) == 1))
+    summed = builtins.any(label not in output for label in labels)
+    if count == 1:
+        return "SumBackward1" if summed else "PermuteBackward0"
+    return "ViewBackward0" if summed else "MulBackward0"
 
 
 def _einsum_operands(equation: str, operands: tuple) -> tuple:
@@ -965,7 +1074,12 @@ def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
                 raise RuntimeError(f"Sizes of tensors must match except in dimension {dim}. Expected size "
                                    f"{reference._shape[d]} but got size {t._shape[d]} for tensor number {i} in the "
                                    "list.")
-    return dispatch.apply(shape_ops.CAT, _common_dtype_tensors(joined), _static(dim=dim))
+    # Skipped legacy empty tensors still take part in the result's dtype, as in PyTorch.
+    common = tensors[0].dtype
+    for t in tensors[1:]:
+        common = dtypes.promote_types(common, t.dtype)
+    joined = [t if t.dtype is common else to_dtype(t, common) for t in joined]
+    return dispatch.apply(shape_ops.CAT, joined, _static(dim=dim))
 
 
 concat = concatenate = cat
@@ -1061,9 +1175,10 @@ def tile(input: Tensor, dims) -> Tensor:
 
 
 def repeat_interleave(input: Tensor, repeats, dim=None) -> Tensor:
+    op = shape_ops.REPEAT_INTERLEAVE if isinstance(repeats, Tensor) else shape_ops.REPEAT_INTERLEAVE_INT
     if isinstance(repeats, Tensor):
         repeats = tuple(repeats.tolist()) if repeats.ndim else int(repeats.item())
-    return dispatch.apply(shape_ops.REPEAT_INTERLEAVE, (input,),
+    return dispatch.apply(op, (input,),
                           _static(repeats=repeats, dim=None if dim is None else wrap_dim(dim, input.ndim)))
 
 
@@ -1083,8 +1198,9 @@ def triu_(input: Tensor, diagonal: int = 0) -> Tensor:
     return dispatch.apply_inplace(shape_ops.TRIU, input, (), _static(diagonal=diagonal))
 
 
-def sort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool = False):
-    values, indices = dispatch.apply(shape_ops.SORT, (input,), _static(dim=wrap_dim(dim, input.ndim),
+def sort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool | None = None):
+    op = shape_ops.SORT if stable is None else shape_ops.SORT_STABLE
+    values, indices = dispatch.apply(op, (input,), _static(dim=wrap_dim(dim, input.ndim),
                                                                        descending=descending))
     return make_return("sort", values=values, indices=indices)
 
@@ -1175,7 +1291,7 @@ def _scatter(input, dim, index, src, reduce, inplace):
     if reduce is not None:
         op, static = shape_ops.SCATTER_REDUCE, _static(dim=dim, reduce={"add": "sum", "multiply": "prod"}[reduce])
     else:
-        op, static = shape_ops.SCATTER, _static(dim=dim)
+        op, static = shape_ops.SCATTER if isinstance(src, Tensor) else shape_ops.SCATTER_VALUE, _static(dim=dim)
     if not isinstance(src, Tensor):
         src = _scalar_tensor(src, input)
     if inplace:
@@ -1325,8 +1441,11 @@ def nonzero(input: Tensor, *, as_tuple: bool = False):
     if as_tuple:
         return tuple(factories.tensor(np.asarray(i, np.int64), device=input.device) for i in found)
     # A 0-dim input has no dims to report: one empty row per nonzero element.
-    stacked = np.stack(found, axis=1) if input.ndim else np.zeros((found[0].size, 0), np.int64)
-    return factories.tensor(stacked.astype(np.int64), device=input.device)
+    # PyTorch fills the result column-major: strides (1, N).
+    stacked = np.stack(found, axis=0) if input.ndim else np.zeros((0, found[0].size), np.int64)
+    count = stacked.shape[1]
+    flat = factories.tensor(stacked.astype(np.int64).reshape(-1), device=input.device)
+    return flat.as_strided((count, stacked.shape[0]), (1, count))
 
 
 def argwhere(input: Tensor) -> Tensor:

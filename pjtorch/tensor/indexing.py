@@ -265,10 +265,7 @@ def _indexed_shape(t: Tensor, spec: tuple, arrays: list) -> tuple:
 # ----- writing -----------------------------------------------------------------------------------------
 
 def setitem(t: Tensor, key, value) -> None:
-    if not isinstance(value, (Tensor, numbers.Number)):
-        kind = type(value)
-        name = kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__name__}"
-        raise TypeError(f"can't assign a {name} to a {t.type()}")
+    value = _assigned_value(t, value)
     if key is False:
         return
     target, indices = _apply_views(t, _normalize_parts(t, _normalize_key(key)), keep_full_slice=False)
@@ -276,7 +273,30 @@ def setitem(t: Tensor, key, value) -> None:
         _copy_to(target, value)
         return
     spec, arrays = _advanced_spec(target, indices)
-    index_put_spec(target, spec, arrays, value, accumulate=False)
+    index_put_spec(target, spec, arrays, _masked_fill_value(target, indices, value), accumulate=False)
+
+
+def _assigned_value(t: Tensor, value) -> Tensor:
+    """PyTorch's valueToTensor: a tensor as it is; a Python bool or integer (or NumPy integer) read as a 64-bit
+    integer, a Python float or complex as itself, each then made a 0-dim tensor of t's dtype as
+    `torch.scalar_tensor` makes it (checked for overflow); anything else, NumPy floats included, is a TypeError."""
+    if isinstance(value, Tensor):
+        return value
+    if isinstance(value, (bool, numbers.Integral, np.integer)) and not isinstance(value, np.bool_):
+        value = int(value)
+        if not -2 ** 63 <= value < 2 ** 63:
+            raise ValueError("Overflow when unpacking long long")
+    elif isinstance(value, float):
+        value = float(value)
+    elif isinstance(value, complex):
+        value = complex(value)
+    else:
+        kind = type(value)
+        name = kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__name__}"
+        raise TypeError(f"can't assign a {name} to a {t.type()}")
+    from .factories import torch_scalar_tensor
+
+    return torch_scalar_tensor(value, dtype=t.dtype, device=t.device)
 
 
 def _copy_to(target: Tensor, value) -> None:
@@ -331,13 +351,39 @@ def _broadcasts(shape: tuple, target: tuple) -> bool:
 
 
 def index_put_(t: Tensor, indices: tuple, values: Tensor, accumulate: bool = False) -> Tensor:
-    spec, arrays = _advanced_spec(t, _placed(indices))
+    placed = _placed(indices)
+    spec, arrays = _advanced_spec(t, placed)
+    if not accumulate:
+        values = _masked_fill_value(t, placed, values)
     return index_put_spec(t, spec, arrays, values, accumulate)
 
 
 def index_put(t: Tensor, indices: tuple, values: Tensor, accumulate: bool = False) -> Tensor:
-    spec, arrays = _advanced_spec(t, _placed(indices))
+    placed = _placed(indices)
+    spec, arrays = _advanced_spec(t, placed)
+    if not accumulate:
+        values = _masked_fill_value(t, placed, values)
     return index_put_spec(t, spec, arrays, values, accumulate, inplace=False)
+
+
+def _masked_fill_value(t: Tensor, indices: list, value):
+    """PyTorch's canDispatchToMaskedFill: a one-element CPU value put at one boolean mask (no other index tensor) is
+    `masked_fill_(mask, value.item())`, so its dtype need not match t's and the number is checked as masked_fill
+    checks it; a uint8 mask is then refused. The write itself stays an index_put (IndexPutBackward0, as in PyTorch),
+    with the value cast to t's dtype."""
+    if not isinstance(value, Tensor) or value.numel() != 1 or value.device.type != "cpu" or len(indices) != 1:
+        return value
+    mask = indices[0][1]
+    if mask.dtype not in (dtypes.bool, dtypes.uint8):
+        return value
+    if mask.dtype is dtypes.uint8:
+        raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype unsigned char")
+    dtypes.checked_scalar(value.item(), t.dtype)
+    if value.dtype is not t.dtype:
+        if value.dtype.is_complex and not t.dtype.is_complex:
+            value = value.real
+        value = value.to(t.dtype)
+    return value
 
 
 def _placed(indices: tuple) -> list:

@@ -7,7 +7,7 @@ import numpy as np
 from .. import dispatch
 from ..autograd.graph import node_class
 from ..ops import pointwise
-from . import dtypes, factories, functions, indexing, random, views
+from . import dtypes, extra_functions, factories, functions, indexing, random, views
 from .functions import BINARY_FUNCTIONS, UNARY_FUNCTIONS, as_operand
 from .tensor import Tensor
 
@@ -94,7 +94,8 @@ _NAMED = {
     "select": views.select, "narrow": views.narrow, "expand": views.expand, "expand_as": views.expand_as,
     "broadcast_to": views.broadcast_to, "diagonal": views.diagonal, "unfold": views.unfold,
     "as_strided": views.as_strided, "unbind": views.unbind, "split": views.split, "chunk": views.chunk,
-    "tensor_split": views.tensor_split,
+    "tensor_split": views.tensor_split, "hsplit": views.hsplit, "vsplit": views.vsplit, "dsplit": views.dsplit,
+    "bincount": extra_functions.bincount,
     "to": factories.to,
 }
 
@@ -191,6 +192,7 @@ _EXTRA = {
     "real": property(lambda self: UNARY_FUNCTIONS["positive"](self) if not self.is_complex() else
                      Tensor._wrap(self._value().real, self.device)),
     "imag": property(lambda self: Tensor._wrap(self._value().imag, self.device)),
+    "layout": property(lambda self: extra_functions.strided), "is_sparse": property(lambda self: False),
 }
 for _name, _fn in _EXTRA.items():
     setattr(Tensor, _name, _fn)

@@ -6,6 +6,7 @@ same seed always gives the same values. PyTorch's exact streams are not reproduc
 """
 from __future__ import annotations
 
+import builtins
 import functools
 import math
 import threading
@@ -17,7 +18,8 @@ import numpy as np
 from . import dtypes
 from .device import normalize, to_jax
 from .tensor import Tensor
-from .factories import check_grad_dtype, like, new_shape
+from .factories import (arg_type_name, check_grad_dtype, invalid_arguments, is_int_argument, like, new_shape,
+                        size_argument)
 
 _DEFAULT_SEED = 67280421310721
 
@@ -165,46 +167,145 @@ def _float_dtype(dtype, name: str) -> dtypes.dtype:
     return dtype
 
 
-def rand(*size, generator=None, dtype=None, device=None, requires_grad: bool = False, out=None,
-         layout=None, pin_memory: bool = False) -> Tensor:
-    return sample("uniform", new_shape(size), _float_dtype(dtype, "check_uniform_bounds"), device, generator,
-                  requires_grad=requires_grad)
+_OPTIONS = ("Tensor out = None, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, "
+            "bool pin_memory = False, bool requires_grad = False")
+_SIZE_SIGNATURES = (f"tuple of ints size, *, torch.Generator generator, {_OPTIONS}",
+                    f"tuple of ints size, *, {_OPTIONS}")
+_RANDINT_SIGNATURES = tuple(f"{head}tuple of ints size, *, {tail}" for head in ("int high, ", "int low, int high, ")
+                            for tail in (f"torch.Generator generator, {_OPTIONS}", _OPTIONS))
+_FACTORY_KEYWORDS = frozenset({"generator", "dtype", "device", "requires_grad", "out", "layout", "pin_memory"})
 
 
-def randn(*size, generator=None, dtype=None, device=None, requires_grad: bool = False, out=None,
-          layout=None, pin_memory: bool = False) -> Tensor:
-    return sample("normal", new_shape(size), _float_dtype(dtype, "normal_kernel_cpu"), device, generator,
-                  requires_grad=requires_grad)
+def _sampling_options(function: str, options: dict) -> dict:
+    for key in options:
+        if key not in _FACTORY_KEYWORDS:
+            raise TypeError(f"{function}() got an unexpected keyword argument '{key}'")
+    return options
 
 
-def randint(*args, size=None, generator=None, dtype=None, device=None, requires_grad: bool = False,
-            low=None, high=None) -> Tensor:
-    """randint(high, size) or randint(low, high, size)."""
-    positional = list(args)
-    if size is None:
-        size = positional.pop()
-    if high is None:
-        high = positional.pop()
-    if low is None:
-        low = positional.pop() if positional else 0
+def _drawn_size(function: str, args: tuple, options: dict) -> tuple:
+    """rand's/randn's size, positional (`rand(2, 3)`, `rand((2, 3))`) or `size=`, with PyTorch's errors: where no
+    overload takes the arguments, the specific one only when a single argument was given (as its parser does)."""
+    given = (1 if args else 0) + len(options)
+    if "size" in options:
+        if args:
+            raise invalid_arguments(function, args, options, _SIZE_SIGNATURES)
+        args, position, varargs = (options.pop("size"),), None, False
+    else:
+        position, varargs = 1, True
+    if not args:
+        if given == 1:
+            raise TypeError(f'{function}() missing 1 required positional arguments: "size"')
+        raise invalid_arguments(function, args, options, _SIZE_SIGNATURES)
+    try:
+        return size_argument(args, function, position, varargs)
+    except TypeError:
+        if given == 1:
+            raise
+        raise invalid_arguments(function, args, options, _SIZE_SIGNATURES) from None
+
+
+def rand(*size, **options) -> Tensor:
+    """rand(*size, generator=None, dtype=None, device=None, requires_grad=False, out=None, layout=None,
+    pin_memory=False), or rand(size=...)."""
+    shape = new_shape((_drawn_size("rand", size, options),))
+    options = _sampling_options("rand", options)
+    return sample("uniform", shape, _float_dtype(options.get("dtype"), "check_uniform_bounds"), options.get("device"),
+                  options.get("generator"), requires_grad=options.get("requires_grad", False))
+
+
+def randn(*size, **options) -> Tensor:
+    """randn(*size, generator=None, dtype=None, device=None, requires_grad=False, out=None, layout=None,
+    pin_memory=False), or randn(size=...)."""
+    shape = new_shape((_drawn_size("randn", size, options),))
+    options = _sampling_options("randn", options)
+    return sample("normal", shape, _float_dtype(options.get("dtype"), "normal_kernel_cpu"), options.get("device"),
+                  options.get("generator"), requires_grad=options.get("requires_grad", False))
+
+
+def randint(*args, **options) -> Tensor:
+    """randint(high, size) or randint(low, high, size) (each also by keyword), with generator=, dtype=, device=,
+    requires_grad=. Where no overload takes the arguments, PyTorch's specific error comes only for exactly two
+    arguments (those its parser checks against `randint(high, size)`), else its list of overloads."""
+    given = len(args) + len(options)
+    bound = _bind_randint(args, options)
+    if bound is None:
+        if given == 2:
+            # PyTorch names the first missing parameter of (high, size) and every one after it, given or not.
+            names = ("high", "size")[len(args):]
+            missing = next((names[i:] for i, n in enumerate(names) if n not in options), ())
+            if missing:
+                count = len(missing)
+                raise TypeError(f"randint() missing {count} required positional argument{'s' if count == 1 else ''}: "
+                                + ", ".join(f'"{n}"' for n in missing))
+        raise invalid_arguments("randint", args, options, _RANDINT_SIGNATURES)
+    (low, high, size), positions, extra = bound
+    try:
+        for name, value in (("low", low), ("high", high)):
+            if not is_int_argument(value):
+                where = f" (position {positions[name]})" if positions.get(name) else ""
+                raise TypeError(f"randint(): argument '{name}'{where} must be int, not {arg_type_name(value)}")
+        if not isinstance(size, (tuple, list)):
+            where = f" (position {positions['size']})" if positions.get("size") else ""
+            raise TypeError(f"randint(): argument 'size'{where} must be tuple of ints, not {arg_type_name(size)}")
+        shape = size_argument((size,), "randint", positions.get("size"), varargs=False)
+    except TypeError:
+        if given == 2:
+            raise
+        raise invalid_arguments("randint", args, options, _RANDINT_SIGNATURES) from None
+    options = _sampling_options("randint", extra)
+    low, high = builtins.int(low), builtins.int(high)
     if low >= high:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
-    return sample("integers", new_shape((size,)), dtype or dtypes.int64, device, generator, (int(low), int(high)),
-                  requires_grad)
+    return sample("integers", new_shape((shape,)), options.get("dtype") or dtypes.int64, options.get("device"),
+                  options.get("generator"), (low, high), options.get("requires_grad", False))
 
 
-def randperm(n: int, *, generator=None, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+def _bind_randint(args: tuple, options: dict):
+    """((low, high, size), positions, other keywords) by the overload (high, size) or (low, high, size) that the
+    arguments fill, or None."""
+    extra = {k: v for k, v in options.items() if k not in ("low", "high", "size")}
+    for names in (("high", "size"), ("low", "high", "size")):
+        if len(args) > len(names) or "low" in options and "low" not in names:
+            continue
+        values = dict(zip(names, args))
+        if any(k in values for k in options):
+            continue
+        values.update({k: v for k, v in options.items() if k in ("low", "high", "size")})
+        if all(n in values for n in names):
+            positions = {n: i + 1 for i, n in enumerate(names[:len(args)])}
+            return (values.get("low", 0), values["high"], values["size"]), positions, extra
+    return None
+
+
+_RANDPERM_SIGNATURES = (f"int n, *, torch.Generator generator, {_OPTIONS}", f"int n, *, {_OPTIONS}")
+_LIKE_OPTIONS = ("torch.memory_format memory_format = None, torch.dtype dtype = None, torch.layout layout = None, "
+                 "torch.device device = None, bool pin_memory = False, bool requires_grad = False")
+_LIKE_SIGNATURES = (f"Tensor input, *, torch.Generator generator, {_LIKE_OPTIONS}", f"Tensor input, *, {_LIKE_OPTIONS}")
+_NOTHING = object()
+
+
+def randperm(n=_NOTHING, *, generator=None, dtype=None, device=None, requires_grad: bool = False, out=None,
+             layout=None, pin_memory: bool = False) -> Tensor:
+    if n is _NOTHING:
+        raise invalid_arguments("randperm", (), {}, _RANDPERM_SIGNATURES)
     return sample("permutation", new_shape((n,)), dtype or dtypes.int64, device, generator, (), requires_grad)
 
 
-def rand_like(input: Tensor, *, dtype=None, device=None, requires_grad: bool = False, memory_format=None) -> Tensor:
+def rand_like(input: Tensor = _NOTHING, *, generator=None, dtype=None, device=None, requires_grad: bool = False,
+              memory_format=None, layout=None, pin_memory: bool = False) -> Tensor:
+    if input is _NOTHING:
+        raise invalid_arguments("rand_like", (), {}, _LIKE_SIGNATURES)
     dtype, device = dtype or input.dtype, device or input.device
-    return like(input, lambda shape: rand(shape, dtype=dtype, device=device), requires_grad)
+    return like(input, lambda shape: rand(shape, generator=generator, dtype=dtype, device=device), requires_grad)
 
 
-def randn_like(input: Tensor, *, dtype=None, device=None, requires_grad: bool = False, memory_format=None) -> Tensor:
+def randn_like(input: Tensor = _NOTHING, *, generator=None, dtype=None, device=None, requires_grad: bool = False,
+               memory_format=None, layout=None, pin_memory: bool = False) -> Tensor:
+    if input is _NOTHING:
+        raise invalid_arguments("randn_like", (), {}, _LIKE_SIGNATURES)
     dtype, device = dtype or input.dtype, device or input.device
-    return like(input, lambda shape: randn(shape, dtype=dtype, device=device), requires_grad)
+    return like(input, lambda shape: randn(shape, generator=generator, dtype=dtype, device=device), requires_grad)
 
 
 def randint_like(input: Tensor, low=0, high=None, *, dtype=None, device=None) -> Tensor:

@@ -43,6 +43,7 @@ class Tensor:
     _leaf_hooks = None
     _is_param = False
     _multi_output_view = False  # an output of unbind/split, or a view of one: no in-place changes under grad
+    _created_in_no_grad = False  # a view made under no_grad of a tensor that requires grad: no in-place under grad
     __array_priority__ = 1000
 
     # ----- construction -------------------------------------------------------------------------
@@ -54,10 +55,16 @@ class Tensor:
 
     @classmethod
     def _wrap_typed(cls, array, device, dtype) -> "Tensor":
-        """`_wrap` when the device and dtype are already known: the per-op hot path."""
+        shape, stride = contiguous_layout(array.shape)
+        return cls._wrap_layout(array, device, dtype, shape, stride)
+
+    @staticmethod
+    def _wrap_layout(array, device, dtype, shape: Size, stride: tuple) -> "Tensor":
+        """`_wrap` when the device, dtype and contiguous layout are already known: the per-op hot path."""
         t = object.__new__(Tensor)
         t._storage = Storage(array, device, dtype)
-        t._shape, t._stride = _contiguous_layout(array.shape)
+        t._shape = shape
+        t._stride = stride
         t._offset = 0
         t._whole = True
         return t
@@ -398,7 +405,7 @@ class Tensor:
 _LAYOUTS: dict = {}
 
 
-def _contiguous_layout(shape: tuple) -> tuple:
+def contiguous_layout(shape: tuple) -> tuple:
     """(Size, contiguous strides) for a shape, shared between results: both are immutable."""
     found = _LAYOUTS.get(shape)
     if found is None:

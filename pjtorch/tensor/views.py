@@ -63,6 +63,8 @@ def _view_of(parent: Tensor, layout: tuple) -> Tensor:
     view._base = parent._base if parent._base is not None else parent
     view._view_version = parent._storage.version
     view._multi_output_view = parent._multi_output_view
+    if parent._created_in_no_grad or not grad_mode.STATE.enabled and parent.requires_grad:
+        view._created_in_no_grad = True
     return view
 
 
@@ -414,7 +416,38 @@ def unfold(t: Tensor, dimension: int, size: int, step: int) -> Tensor:
 
 
 def as_strided(t: Tensor, size, stride, storage_offset=None) -> Tensor:
-    return make_view(t, _as_strided_layout, "AsStridedBackward0", tuple(size), tuple(stride), storage_offset)
+    size, stride = tuple(int(s) for s in size), tuple(int(s) for s in stride)
+    offset = t._offset if storage_offset is None else int(storage_offset)
+    _check_strided_layout(t, size, stride, offset)
+    return make_view(t, _as_strided_layout, "AsStridedBackward0", size, stride, storage_offset)
+
+
+def _check_strided_layout(t: Tensor, size: tuple, stride: tuple, offset: int) -> None:
+    """PyTorch's setStrided checks, in its order: as many strides as sizes, no negative stride, the elements
+    reached within the storage (reported in bytes), a non-negative offset."""
+    if len(size) != len(stride):
+        raise RuntimeError("mismatch in length of strides and shape")
+    if any(s < 0 for s in stride):
+        raise RuntimeError("as_strided: Negative strides are not supported at the moment, got strides: "
+                           + _dims(stride))
+    itemsize = np.dtype(t.dtype.jax).itemsize
+    needed = 0
+    if all(n != 0 for n in size[:next((i for i, n in enumerate(size) if n < 0), len(size))]):
+        if any(n < 0 for n in size):
+            raise RuntimeError(f"Storage size calculation overflowed with sizes={_dims(size)} and "
+                               f"strides={_dims(stride)}")
+        needed = (1 + sum(s * (n - 1) for n, s in zip(size, stride)) + offset) * itemsize
+    available = t._storage.numel * itemsize
+    if needed > available:
+        raise RuntimeError(f"setStorage: sizes {_dims(size)}, strides {_dims(stride)}, storage offset {offset}, and "
+                           f"itemsize {itemsize} requiring a storage size of {needed} are out of bounds for storage of "
+                           f"size {available}")
+    if offset < 0:
+        raise RuntimeError(f"Tensor: invalid storage offset {offset}")
+
+
+def _dims(values: tuple) -> str:
+    return f"[{', '.join(map(str, values))}]"
 
 
 def unbind(t: Tensor, dim: int = 0) -> tuple:
@@ -454,6 +487,8 @@ def tensor_split(t: Tensor, indices_or_sections, dim: int = 0) -> tuple:
     size = t._shape[dim]
     if isinstance(indices_or_sections, int):
         count = indices_or_sections
+        if count <= 0:
+            raise RuntimeError(f"number of sections must be larger than 0, got {count}")
         base, extra = divmod(size, count)
         sizes = [base + 1 if i < extra else base for i in range(count)]
     else:
@@ -461,6 +496,48 @@ def tensor_split(t: Tensor, indices_or_sections, dim: int = 0) -> tuple:
         sizes = [max(0, hi - lo) for lo, hi in zip(cuts, cuts[1:])]
     starts = [sum(sizes[:i]) for i in range(len(sizes))]
     return tuple(make_view(t, _slice_layout, "SliceBackward0", dim, lo, lo + s, 1) for lo, s in zip(starts, sizes))
+
+
+def hsplit(t: Tensor, indices_or_sections=None, **named) -> tuple:
+    """Splits along dim 1 (dim 0 of a 1-d tensor) into equal sections or at indices: `tensor_split` views."""
+    return _directional_split(t, "hsplit", 1, indices_or_sections, named)
+
+
+def vsplit(t: Tensor, indices_or_sections=None, **named) -> tuple:
+    return _directional_split(t, "vsplit", 2, indices_or_sections, named)
+
+
+def dsplit(t: Tensor, indices_or_sections=None, **named) -> tuple:
+    return _directional_split(t, "dsplit", 3, indices_or_sections, named)
+
+
+_SPLIT_SIGNATURES = ("int sections", "tuple of ints indices")
+
+
+def _directional_split(t: Tensor, name: str, min_dims: int, sections, named: dict) -> tuple:
+    """PyTorch's hsplit/vsplit/dsplit: `sections` (an int that must divide the dim) or `indices` (a sequence)."""
+    if sections is None and len(named) == 1 and next(iter(named)) in ("sections", "indices"):
+        sections = next(iter(named.values()))
+    elif named:
+        raise TypeError(f"{name}() got an unexpected keyword argument '{next(iter(named))}'")
+    if not (isinstance(sections, (list, tuple)) or isinstance(sections, int) and not isinstance(sections, bool)):
+        from .factories import arg_type_name
+
+        kind = arg_type_name(sections)
+        expected = "".join(f" * ({signature})\n      didn't match because some of the arguments have invalid types: "
+                           f"(!{kind}!)\n" for signature in _SPLIT_SIGNATURES)
+        raise TypeError(f"{name}() received an invalid combination of arguments - got ({kind}), but expected one "
+                        f"of:\n{expected}")
+    if t.ndim < min_dims:
+        raise RuntimeError(f"torch.{name} requires a tensor with at least {min_dims} dimension, but got a tensor with "
+                           f"{t.ndim} dimensions!")
+    dim = {"hsplit": 0 if t.ndim == 1 else 1, "vsplit": 0, "dsplit": 2}[name]
+    if isinstance(sections, int):
+        size = t._shape[dim]
+        if sections == 0 or size % sections:
+            raise RuntimeError(f"torch.{name} attempted to split along dimension {dim}, but the size of the dimension "
+                               f"{size} is not divisible by the split_size {sections}!")
+    return tensor_split(t, sections, dim)
 
 
 def alias(t: Tensor) -> Tensor:

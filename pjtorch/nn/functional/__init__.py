@@ -5,16 +5,17 @@ Each function parses PyTorch's signature, checks what PyTorch checks, and runs o
 differentiable through jax.vjp with no derivative written here.
 """
 from .activation import (
-    elu, gelu, hardsigmoid, hardswish, hardtanh, leaky_relu, log_softmax, logsigmoid, mish, relu, relu6, relu_,
-    sigmoid, silu, softmax, softmin, softplus, tanh,
+    celu, elu, gelu, glu, hardshrink, hardsigmoid, hardswish, hardtanh, leaky_relu, log_softmax, logsigmoid, mish,
+    prelu, relu, relu6, relu_, rrelu, selu, sigmoid, silu, softmax, softmin, softplus, softshrink, softsign, tanh,
+    tanhshrink, threshold, threshold_,
 )
 from .attention import multi_head_attention_forward, scaled_dot_product_attention
 from .conv import conv1d, conv2d, conv3d
 from .dropout import dropout, dropout1d, dropout2d
 from .linear import linear
 from .loss import (
-    binary_cross_entropy, binary_cross_entropy_with_logits, cross_entropy, huber_loss, l1_loss, mse_loss, nll_loss,
-    smooth_l1_loss,
+    binary_cross_entropy, binary_cross_entropy_with_logits, cosine_similarity, cross_entropy, huber_loss, kl_div,
+    l1_loss, mse_loss, nll_loss, smooth_l1_loss,
 )
 from .normalization import batch_norm, layer_norm, normalize
 from .padding import pad
@@ -32,4 +33,6 @@ __all__ = [
     "max_pool1d", "max_pool2d", "max_pool3d", "mish", "mse_loss", "multi_head_attention_forward", "nll_loss",
     "normalize", "one_hot", "pad", "relu", "relu6", "relu_", "scaled_dot_product_attention", "sigmoid", "silu",
     "smooth_l1_loss", "softmax", "softmin", "softplus", "tanh",
+    "celu", "glu", "hardshrink", "prelu", "rrelu", "selu", "softshrink", "softsign", "tanhshrink", "threshold",
+    "threshold_", "kl_div", "cosine_similarity",
 ]

@@ -4,6 +4,8 @@ from __future__ import annotations
 import warnings
 
 from ...amp.autocast_mode import cast_inputs
+from ... import dispatch
+from ...ops import nn as nn_ops
 from ...tensor import functions
 from ...tensor.functions import UNARY_FUNCTIONS as _UNARY
 from ...tensor.tensor import Tensor
@@ -73,7 +75,77 @@ def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tenso
 
 
 def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False) -> Tensor:
+    if input.dtype.is_signed is False and input.dtype.category == 1 and (min_val < 0 or max_val < 0):
+        raise RuntimeError("cannot do hardtanh on an unsigned type with negative limits")
     return _apply("hardtanh", input, inplace, min_val=min_val, max_val=max_val)
+
+
+def selu(input: Tensor, inplace: bool = False) -> Tensor:
+    return _apply("selu", input, inplace)
+
+
+def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
+    return _apply("celu", input, inplace, alpha=alpha)
+
+
+def softsign(input: Tensor) -> Tensor:
+    return input / (input.abs() + 1)
+
+
+def tanhshrink(input: Tensor) -> Tensor:
+    return input - input.tanh()
+
+
+def _check_lambda(lambd, input: Tensor) -> None:
+    if lambd < 0 and input.is_floating_point():
+        name = {"float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16"}[str(input.dtype)[6:]]
+        raise RuntimeError(f"lambda must be in range [0, {_max_text(input)}] for input dtype {name}, but found {lambd:g}")
+
+
+def _max_text(input: Tensor) -> str:
+    return {"float32": "3.40282e+38", "float64": "1.79769e+308", "float16": "65504",
+            "bfloat16": "3.38953e+38"}[str(input.dtype)[6:]]
+
+
+def softshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
+    _check_lambda(lambd, input)
+    return _apply("softshrink", input, lambd=lambd)
+
+
+def hardshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
+    return _apply("hardshrink", input, lambd=lambd)
+
+
+def threshold(input: Tensor, threshold: float, value: float, inplace: bool = False) -> Tensor:
+    return _apply("threshold", input, inplace, threshold=threshold, value=value)
+
+
+def threshold_(input: Tensor, threshold: float, value: float) -> Tensor:
+    return _apply("threshold", input, True, threshold=threshold, value=value)
+
+
+def rrelu(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False,
+          inplace: bool = False) -> Tensor:
+    if training:
+        raise NotImplementedError("pjtorch: rrelu with training=True is not supported")
+    return _apply("rrelu_with_noise", input, inplace, negative_slope=(lower + upper) / 2)
+
+
+def glu(input: Tensor, dim: int = -1) -> Tensor:
+    if input.ndim == 0:
+        raise RuntimeError("glu does not support scalars because halving size must be even")
+    wrapped = functions.wrap_dim(dim, input.ndim)
+    if input.shape[wrapped] % 2:
+        raise RuntimeError(f"Halving dimension must be even, but dimension {wrapped} is size {input.shape[wrapped]}")
+    return dispatch.apply(nn_ops.GLU, (input,), (("dim", wrapped),))
+
+
+def prelu(input: Tensor, weight: Tensor) -> Tensor:
+    channels = input.shape[1] if input.ndim >= 2 else 1
+    if weight.numel() != 1 and weight.numel() != channels:
+        raise RuntimeError(f"Mismatch of parameter numbers and input channel size. Found parameter numbers = "
+                           f"{weight.numel()} and channel size = {channels}.")
+    return dispatch.apply(nn_ops.PRELU, (input, weight))
 
 
 def _implicit_dim(name: str, ndim: int, stacklevel: int) -> int:

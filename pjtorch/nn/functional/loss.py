@@ -131,3 +131,36 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight: Tens
     extra = tuple(t for t in (weight, pos_weight) if t is not None)
     return dispatch.apply(nn_ops.BINARY_CROSS_ENTROPY_WITH_LOGITS, (input, target, *extra), static(
         reduction=reduction, has_weight=weight is not None, has_pos_weight=pos_weight is not None))
+
+
+def kl_div(input: Tensor, target: Tensor, size_average=None, reduce=None, reduction: str = "mean",
+           log_target: bool = False) -> Tensor:
+    """PyTorch's composite: target * (log target - input) (xlogy, so 0 where target is 0), then the reduction."""
+    from ...tensor import functions
+    if reduction != "batchmean":
+        reduction = _reduction(size_average, reduce, reduction)
+    if reduction == "mean":
+        warnings.warn("reduction: 'mean' divides the total loss by both the batch size and the support size."
+                      "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
+                      "'mean' will be changed to behave the same as 'batchmean' in the next major release.")
+    if log_target:
+        loss = functions.UNARY_FUNCTIONS["exp"](target) * (target - input)
+    else:
+        loss = functions.BINARY_FUNCTIONS["xlogy"](target, target) - target * input
+    if reduction == "batchmean":
+        return loss.sum() / input.shape[0] if input.ndim else loss.sum()
+    if reduction == "mean":
+        return loss.mean()
+    return loss.sum() if reduction == "sum" else loss
+
+
+def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -> Tensor:
+    """PyTorch's composite: each input over its 2-norm (clamped to eps), multiplied and summed over dim."""
+    from ...tensor import functions
+    from ...tensor.views import broadcast_to
+    shape = functions._broadcast_shape(tuple(x1.shape), tuple(x2.shape))
+    x1 = x1 if tuple(x1.shape) == shape else broadcast_to(x1, shape)
+    x2 = x2 if tuple(x2.shape) == shape else broadcast_to(x2, shape)
+    n1 = functions.norm(x1, 2, dim, keepdim=True).clamp_min(eps)
+    n2 = functions.norm(x2, 2, dim, keepdim=True).clamp_min(eps)
+    return ((x1 / n1) * (x2 / n2)).sum(dim)
