@@ -34,8 +34,19 @@ def scalar_array(value, dtype, device):
     if found is None:
         if len(_SCALAR_CACHE) >= _SCALAR_CACHE_LIMIT:
             _SCALAR_CACHE.clear()
-        found = _SCALAR_CACHE[key] = jax.device_put(np.asarray(value, dtype), to_jax(device))
+        found = _SCALAR_CACHE[key] = jax.device_put(_host_scalar(value, dtype), to_jax(device))
     return found
+
+
+def _host_scalar(value, dtype) -> np.ndarray:
+    """A Python int out of an integer dtype's range wraps, as PyTorch's scalar conversion does (uint8 + -1 is
+    uint8 - 1); beyond 64 bits it is PyTorch's OverflowError."""
+    try:
+        return np.asarray(value, dtype)
+    except OverflowError:
+        if type(value) is not int or not -2**63 <= value < 2**64:
+            raise OverflowError("int too big to convert") from None
+        return np.asarray(value % 2**64, np.uint64).astype(dtype)
 
 
 def common_device(tensors: Sequence[Tensor]):
@@ -147,7 +158,7 @@ def apply(op: Op, inputs: Sequence, static: tuple = ()):
     for x in inputs:
         if isinstance(x, Tensor):
             storage = x._storage
-            if not x._whole or (device is not None and storage.device is not device and storage.device != device):
+            if device is not None and storage.device is not device and storage.device != device:
                 return _apply_general(op, inputs, static)
             device = storage.device
             signature.append(storage.dtype)
@@ -163,8 +174,8 @@ def apply(op: Op, inputs: Sequence, static: tuple = ()):
     if recording and decision.dtype is not None:
         return _apply_deferred(decision, inputs, device)
     cast = decision.cast
-    arrays = [x._storage.array if isinstance(x, Tensor) else scalar_array(x, cast or _scalar_dtype(x), device)
-              for x in inputs]
+    arrays = [(x._storage.array if x._whole else x._value()) if isinstance(x, Tensor)
+              else scalar_array(x, cast or _scalar_dtype(x), device) for x in inputs]
     result = decision.kernel.jit(*arrays)
     if decision.dtype is None:
         return _finish(decision, inputs, arrays, result, device, recording)
@@ -175,8 +186,8 @@ def apply(op: Op, inputs: Sequence, static: tuple = ()):
 def _apply_deferred(decision: Decision, inputs: Sequence, device) -> Tensor:
     """A recorded op's result is left for the fused backward (or the first read) to compute."""
     cast = decision.cast
-    arrays = [x._storage.lazy_array if isinstance(x, Tensor) else scalar_array(x, cast or _scalar_dtype(x), device)
-              for x in inputs]
+    arrays = [(x._storage.lazy_array if x._whole else x._value()) if isinstance(x, Tensor)
+              else scalar_array(x, cast or _scalar_dtype(x), device) for x in inputs]
     kernel = decision.kernel
     shape, stride = decision.layout
     result = deferred.defer(kernel, arrays, shape, decision.dtype.jax)

@@ -667,3 +667,46 @@ def test_create_graph_gradient_requires_grad_as_in_torch(name):
     (ours, ours_linked), (theirs, theirs_linked) = run(pt), run(torch)
     assert ours_linked == theirs_linked
     assert ours == pytest.approx(theirs, rel=1e-6)
+
+
+# Index, mask and condition operands, and numbers PyTorch's schema takes as a Scalar, are not in next_functions.
+NEXT_FUNCTIONS = {
+    "x+2": lambda lib, x, s, m, i: x + 2, "2-x": lambda lib, x, s, m, i: 2 - x,
+    "rsub": lambda lib, x, s, m, i: lib.rsub(s, x),
+    "2**x": lambda lib, x, s, m, i: 2 ** x, "masked_fill": lambda lib, x, s, m, i: x.masked_fill(m, 1.0),
+    "masked_fill_tensor": lambda lib, x, s, m, i: x.masked_fill(m, lib.tensor(1.0)),
+    "where": lambda lib, x, s, m, i: lib.where(m, x, s), "where_number": lambda lib, x, s, m, i: lib.where(m, x, 0.0),
+    "scatter": lambda lib, x, s, m, i: x.scatter(0, i, s),
+    "scatter_value": lambda lib, x, s, m, i: x.scatter(0, i, 2.0),
+    "scatter_add": lambda lib, x, s, m, i: x.scatter_add(0, i, s),
+    "index_add": lambda lib, x, s, m, i: x.index_add(0, lib.tensor([0, 2]), s[:2]),
+    "index_fill": lambda lib, x, s, m, i: x.index_fill(0, lib.tensor([0]), 2.0),
+    "index_fill_tensor": lambda lib, x, s, m, i: x.index_fill(0, lib.tensor([0]), lib.tensor(2.0)),
+    "index_copy": lambda lib, x, s, m, i: x.index_copy(0, lib.tensor([0, 2]), s[:2]),
+    "masked_scatter": lambda lib, x, s, m, i: x.masked_scatter(m, s),
+    "embedding": lambda lib, x, s, m, i: lib.nn.functional.embedding(lib.tensor([0, 2]), x),
+    "nll_loss": lambda lib, x, s, m, i: lib.nn.functional.nll_loss(x, lib.tensor([0, 1, 2])),
+    "setitem": lambda lib, x, s, m, i: (lambda y: (y.__setitem__((0, 1), 5.0), y)[1])(x * 1),
+}
+
+
+@pytest.mark.parametrize("name", NEXT_FUNCTIONS)
+def test_next_functions_list_what_pytorchs_do(name):
+    def run(lib):
+        x, s = lib.ones(3, 4, requires_grad=True), lib.ones(3, 4, requires_grad=True)
+        result = NEXT_FUNCTIONS[name](lib, x, s, x.detach() > 0, lib.tensor([[0, 1, 2, 0]]))
+        return result.grad_fn.name(), [(type(node).__name__ if node else None, nr)
+                                        for node, nr in result.grad_fn.next_functions]
+
+    assert run(pt) == run(torch)
+
+
+def test_an_op_without_a_derivative_prints_and_raises_as_in_torch():
+    def run(lib):
+        x = lib.tensor([1.0, -2.0], requires_grad=True)
+        y = lib.heaviside(x, lib.tensor(0.5))
+        with pytest.raises(RuntimeError) as caught:
+            (y * x).sum().backward()
+        return str(y), y.grad_fn.name(), str(caught.value)
+
+    assert run(pt) == run(torch)

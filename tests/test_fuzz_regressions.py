@@ -320,3 +320,20 @@ def test_cosine_similarity():
     check_grad(lambda lib, x: FUNCTIONAL[lib].cosine_similarity(x, _make(lib, other, "float32")), _values((3, 4), "float32"))
     check_grad(lambda lib, x: FUNCTIONAL[lib].cosine_similarity(x, _make(lib, other[:1], "float32"), dim=0),
                _values((3, 4), "float32"))
+
+
+@pytest.mark.parametrize("dtype,value", [("uint8", -1), ("int8", 300), ("int8", -1000), ("int16", 2**40),
+                                         ("int32", 2**63 - 1), ("uint8", 2**63 + 5)])
+@pytest.mark.parametrize("op", ["add", "mul", "sub"])
+def test_python_int_out_of_the_dtypes_range_wraps_as_in_torch(dtype, value, op):
+    def run(lib):
+        x = lib.tensor([1, 7], dtype=getattr(lib, dtype))
+        return getattr(x, op)(value).tolist()
+
+    assert run(pt) == run(torch)
+
+
+def test_python_int_beyond_64_bits_raises_torchs_overflow_error():
+    for lib in (pt, torch):
+        with pytest.raises(OverflowError, match="int too big to convert"):
+            lib.tensor([1]) + 2**70

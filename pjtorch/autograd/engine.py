@@ -372,10 +372,10 @@ def _apply_recorded(node: OpNode, saved: tuple, grads_out: list) -> tuple:
             results.append(None)
             continue
         static = node.vjp_static(wanted=tuple(i == position for i in range(len(node.edges))))
-        links = (primals_read if node.name() in _LINKED_BY_READING else primals_differentiated)(static, avals)
+        links = (primals_read if type(node).__name__ in _LINKED_BY_READING else primals_differentiated)(static, avals)
         primals = tuple(_connected(array, source if linked else None)
                         for array, source, linked in zip(saved, node.edges, links))
-        (g,) = dispatch.apply(_vjp_op(node.name()), (*primals, *cotangents), static)
+        (g,) = dispatch.apply(_vjp_op(type(node).__name__), (*primals, *cotangents), static)
         results.append(g)
     return tuple(results)
 

@@ -33,7 +33,7 @@ def can_fuse(order: list) -> bool:
     if len(order) > MAX_NODES:
         return False
     for node in order:
-        if node.has_hooks():
+        if node.has_hooks() or not node.fusable:
             return False
         if isinstance(node, AccumulateGrad):
             if node.variable._leaf_hooks:

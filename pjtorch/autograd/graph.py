@@ -146,7 +146,7 @@ class Node:
     """Base of every grad_fn: `name()`, `next_functions`, hooks and release."""
 
     __slots__ = ("edges", "tensor_hooks", "pre_hooks", "post_hooks", "__weakref__")
-    is_fused = True
+    fusable = True  # whether the fused backward may replay this node inside its single XLA call
 
     def __init__(self, edges: tuple) -> None:
         self.edges = edges
@@ -191,7 +191,7 @@ class Node:
         """Frees what backward needed; nodes that save nothing have nothing to free."""
 
     def __repr__(self) -> str:
-        return f"<{self.name()} object at {hex(id(self))}>"
+        return f"<{type(self).__name__} object at {hex(id(self))}>"
 
 
 class OpNode(Node):
@@ -217,9 +217,13 @@ class OpNode(Node):
 
     @property
     def next_functions(self) -> tuple:
-        hidden = self.hidden_inputs()
+        hidden, unlisted = self.hidden_inputs(), self.unlisted_inputs()
         edges = self.edges[:len(self.edges) - hidden] if hidden else self.edges
-        return tuple((e.node, e.output_nr) if e is not None else (None, 0) for e in edges)
+        return tuple((e.node, e.output_nr) if e is not None else (None, 0) for i, e in enumerate(edges)
+                     if i not in unlisted)
+
+    def unlisted_inputs(self) -> frozenset:
+        return self.kernel.op.unlisted
 
     def hidden_inputs(self) -> int:
         """How many trailing inputs PyTorch's node does not list (a view's offset, fill_'s number)."""
@@ -273,8 +277,14 @@ class CopySlices(OpNode):
 
     __slots__ = ()
 
+    def name(self) -> str:
+        return "torch::autograd::CopySlices"
+
     def hidden_inputs(self) -> int:
         return dict(self.kernel.static)["inner"].op.hidden_inputs
+
+    def unlisted_inputs(self) -> frozenset:
+        return dict(self.kernel.static)["inner"].op.unlisted
 
 
 class AccumulateGrad(Node):
@@ -285,6 +295,9 @@ class AccumulateGrad(Node):
     def __init__(self, variable) -> None:
         super().__init__(())
         self.variable = variable
+
+    def name(self) -> str:
+        return "torch::autograd::AccumulateGrad"
 
     def output_count(self) -> int:
         return 1
@@ -357,7 +370,22 @@ def _reaching_outputs(jaxpr, invars) -> tuple:
     return tuple(v in live for v in invars)
 
 
+class Underivable(OpNode):
+    """The node of an op PyTorch has no derivative for (`grad_fn=<NotImplemented>`): backward through it raises
+    PyTorch's error rather than returning jax.vjp's value."""
+
+    __slots__ = ()
+    fusable = False
+
+    def name(self) -> str:
+        return "torch::autograd::NotImplemented"
+
+    def pullback(self, saved: tuple, cotangents: tuple) -> tuple:
+        raise RuntimeError(f"derivative for aten::{self.kernel.op.name} is not implemented")
+
+
 @functools.lru_cache(maxsize=None)
 def node_class(name: str, base: type = OpNode) -> type:
-    """A subclass named as PyTorch names the grad_fn (e.g. `MulBackward0`), so type(g).__name__ matches."""
-    return type(name, (base,), {"__slots__": ()})
+    """A subclass named as PyTorch names the grad_fn (e.g. `MulBackward0`), so type(g).__name__ matches; an op
+    declared with grad_name "NotImplemented" gets an Underivable node."""
+    return type(name, (Underivable if name == "NotImplemented" else base,), {"__slots__": ()})

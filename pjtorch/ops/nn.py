@@ -14,6 +14,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
+from .pointwise import absolute
 from .registry import Op, SAVES_NOTHING
 
 _PRECISION = lax.Precision.HIGHEST
@@ -263,7 +264,7 @@ def _one_hot(x, num_classes):
     return (x[..., None] == jnp.arange(num_classes)).astype(jnp.int64)
 
 
-EMBEDDING = Op("embedding", _embedding, grad_name="EmbeddingBackward0", promote="none")
+EMBEDDING = Op("embedding", _embedding, grad_name="EmbeddingBackward0", promote="none", unlisted=frozenset({1}))
 EMBEDDING_RENORM = Op("embedding_renorm", _embedding_renorm, promote="none")
 DROPOUT = Op("dropout", _dropout, grad_name="MulBackward0", promote="none")
 PAD = {"constant": Op("pad", _pad, grad_name="ConstantPadNdBackward0", saves=SAVES_NOTHING, promote="none"),
@@ -359,7 +360,7 @@ def _mse_loss(x, target, reduction):
 
 
 def _l1_loss(x, target, reduction):
-    return _reduce(jnp.abs(x - target), reduction)
+    return _reduce(absolute(x - target), reduction)
 
 
 def _smooth_l1_loss(x, target, reduction, beta):
@@ -403,9 +404,9 @@ def _loss_ops(name: str, fn, names: dict) -> dict:
 
 
 # nll_loss and cross_entropy: PyTorch runs inputs of 3 or more dims through nll_loss2d.
-NLL_LOSS = {spatial: Op("nll_loss", _nll_loss, grad_name=name, promote="none")
+NLL_LOSS = {spatial: Op("nll_loss", _nll_loss, grad_name=name, promote="none", unlisted=frozenset({1}))
             for spatial, name in ((False, "NllLossBackward0"), (True, "NllLoss2DBackward0"))}
-CROSS_ENTROPY = {spatial: Op("cross_entropy", _cross_entropy, grad_name=name, promote="none")
+CROSS_ENTROPY = {spatial: Op("cross_entropy", _cross_entropy, grad_name=name, promote="none", unlisted=frozenset({1}))
                  for spatial, name in ((False, "NllLossBackward0"), (True, "NllLoss2DBackward0"))}
 CROSS_ENTROPY_SMOOTHED = Op("cross_entropy", _cross_entropy, grad_name="AddBackward0", promote="none")
 CROSS_ENTROPY_PROBS = _loss_ops("cross_entropy", _cross_entropy_probs,

@@ -109,8 +109,26 @@ def _via_float64(fn):
     return run
 
 
+# PyTorch's subgradients at the kinks (relu'(0) = 0, clamp's bounds inclusive, hardtanh's exclusive, abs'(0) = 0) come
+# from writing these ops with `where` on the comparison PyTorch's derivative uses: jax.vjp of maximum or clip would
+# split a tie in half. NaN passes through each as in PyTorch.
 def _relu(x):
-    return jnp.maximum(x, jnp.zeros((), x.dtype))
+    return jnp.where(x < 0, jnp.zeros((), x.dtype), jnp.where(x > 0, x, jax.lax.stop_gradient(x)))  # keeps -0.0
+
+
+def absolute(x):
+    if jnp.issubdtype(x.dtype, jnp.floating):
+        return x * jnp.sign(x)  # exact, -0.0 -> 0.0, and the derivative sign(x) is 0 at 0
+    return jnp.abs(x)
+
+
+def _fmax(x, y):
+    """The gradient goes to x where x >= y (or y is NaN), else to y, as PyTorch's."""
+    return jnp.where((x >= y) | jnp.isnan(y), x, y)
+
+
+def _fmin(x, y):
+    return jnp.where((x <= y) | jnp.isnan(y), x, y)
 
 
 def _sign(x):
@@ -194,7 +212,9 @@ def _gelu(x, approximate="none"):
 
 def _hardtanh(x, min_val=-1.0, max_val=1.0):
     """Clamped in x's own dtype (integer tensors stay integer, as PyTorch's)."""
-    return jnp.minimum(jnp.maximum(x, jnp.asarray(min_val).astype(x.dtype)), jnp.asarray(max_val).astype(x.dtype))
+    low, high = jnp.asarray(min_val).astype(x.dtype), jnp.asarray(max_val).astype(x.dtype)
+    inside = jnp.where((x == low) | (x == high), jax.lax.stop_gradient(x), x)  # a bound itself: no gradient
+    return jnp.where(x < low, low, jnp.where(x > high, high, inside))
 
 
 def _softshrink(x, lambd=0.5):
@@ -312,7 +332,7 @@ _SAME_UNARY = {
     "neg": (jnp.negative, {"saves": SAVES_NOTHING, "accepts": NUMERIC, "refusals": {"b": _NEG_BOOL}}),
     "positive": (lambda x: x, {"saves": SAVES_NOTHING, "accepts": NUMERIC, "refusals": {
         "b": (RuntimeError, "The `+` operator, on a bool tensor is not supported.")}}),
-    "abs": (jnp.abs, {"accepts": NUMERIC, "kernel": "abs_cpu"}),
+    "abs": (absolute, {"accepts": NUMERIC, "kernel": "abs_cpu"}),
     "sign": (_sign, {"accepts": REAL, "refusals": {"c": (NotImplementedError, (
         "Unlike NumPy, torch.sign is not intended to support complex numbers. Please use torch.sgn instead."))}}),
     "sgn": (_sgn, {}),
@@ -436,7 +456,7 @@ _nextafter.defjvps(lambda tangent, result, x, toward: jnp.broadcast_to(tangent, 
 _BINARY = {
     "add": (_add, {"saves": SAVES_NOTHING}),
     "sub": (_sub, {"saves": SAVES_NOTHING}),
-    "rsub": (_rsub, {"saves": SAVES_NOTHING, "grad_name": "RsubBackward1"}),
+    "rsub": (_rsub, {"saves": SAVES_NOTHING}),
     "mul": (jnp.multiply, {}),
     "div": (_true_divide, {"promote": "float"}),
     "true_divide": (_true_divide, {"promote": "float", "grad_name": "DivBackward0"}),
@@ -447,8 +467,8 @@ _BINARY = {
     "atan2": (jnp.arctan2, {"promote": "float", "accepts": REAL, "opmath": True}),
     "maximum": (jnp.maximum, {"accepts": REAL, "refusals": _EXTREMUM_COMPLEX}),
     "minimum": (jnp.minimum, {"accepts": REAL, "refusals": _EXTREMUM_COMPLEX}),
-    "fmax": (jnp.fmax, {"accepts": REAL, "refusals": _EXTREMUM_COMPLEX}),
-    "fmin": (jnp.fmin, {"accepts": REAL, "refusals": _EXTREMUM_COMPLEX}),
+    "fmax": (_fmax, {"accepts": REAL, "refusals": _EXTREMUM_COMPLEX}),
+    "fmin": (_fmin, {"accepts": REAL, "refusals": _EXTREMUM_COMPLEX}),
     "hypot": (jnp.hypot, {"accepts": "f", "opmath": True}),
     "copysign": (jnp.copysign, {"promote": "float", "accepts": REAL}),
     "logaddexp": (jnp.logaddexp, {"accepts": "fc", "opmath": True}),
@@ -459,7 +479,7 @@ _BINARY = {
     "bitwise_xor": (jnp.bitwise_xor, {"accepts": INTEGRAL}),
     "bitwise_left_shift": (jnp.left_shift, {"accepts": "i"}),
     "bitwise_right_shift": (jnp.right_shift, {"accepts": "i"}),
-    "heaviside": (_heaviside, {"accepts": REAL, "refusals": {
+    "heaviside": (_heaviside, {"accepts": REAL, "grad_name": "NotImplemented", "refusals": {
         "c": (RuntimeError, "heaviside is not yet implemented for complex tensors.")}}),
     "ldexp": (_ldexp, {"promote": "float", "opmath": True}),
     "nextafter": (_nextafter, {"accepts": "f"}),
@@ -509,14 +529,17 @@ COMPARISONS = _build(_with_kernels(_COMPARISONS))
 ROUNDING_DIV = declare("div", _div, grad_name="DivBackward2", accepts="if",
                        kernel=lambda array, rounding_mode, **_: f"div_{rounding_mode}_cpu")
 SCALAR_POW = Op("pow", _scalar_pow, grad_name="PowBackward0", promote="none")
-RPOW = Op("pow", lambda exponent, base: _power(base, exponent), grad_name="PowBackward2")
+RSUB_SCALAR = declare("rsub", _rsub, saves=SAVES_NOTHING, grad_name="RsubBackward1", kernel="rsub_cpu",
+                      unlisted=frozenset({1}))  # `2 - x`: PyTorch's Scalar overload, which lists only x
+RPOW = Op("pow", lambda exponent, base: _power(base, exponent), grad_name="PowBackward2", unlisted=frozenset({1}))
 
 
 def _clamp(x, lo, hi):
+    """Inclusive bounds for the gradient; a NaN bound makes NaN, as PyTorch's maximum/minimum would."""
     if lo is not None:
-        x = jnp.maximum(x, lo)
+        x = jnp.where((x < lo) | jnp.isnan(lo), lo, x)
     if hi is not None:
-        x = jnp.minimum(x, hi)
+        x = jnp.where((x > hi) | jnp.isnan(hi), hi, x)
     return x
 
 
@@ -548,7 +571,7 @@ CLAMP_MIN_TENSOR = declare("clamp_min", lambda x, lo: _clamp(x, lo, None), grad_
                            accepts="bif", kernel="maximum_cpu")
 CLAMP_MAX_TENSOR = declare("clamp_max", lambda x, hi: _clamp(x, None, hi), grad_name="ClampMaxBackward1",
                            accepts="bif", kernel="minimum_cpu")
-WHERE = declare("where", lambda cond, x, y: jnp.where(cond, x, y), promote_from=1)
+WHERE = declare("where", lambda cond, x, y: jnp.where(cond, x, y), promote_from=1, unlisted=frozenset({0}))
 LERP = declare("lerp", lambda start, end, weight: start + weight * (end - start), opmath=True)
 ADDCMUL = declare("addcmul", lambda x, a, b, value=1: x + value * a * b, opmath=True, accepts="ifc",
                   kernel="addcmul_cpu_out")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import jax
 import jax.numpy as jnp
 
-from .pointwise import astype, refusing
+from .pointwise import absolute, astype, refusing
 from .registry import (Op, SAVES_INDICES, SAVES_INPUTS_AND_INDICES, SAVES_INPUTS_AND_RESULT, SAVES_NOTHING,
                        SAVES_RESULT)
 
@@ -120,7 +120,7 @@ def _std_mean(x, dim=None, correction=1, keepdim=False):
 
 def _norm(x, p=2, dim=None, keepdim=False):
     """The vector p-norm over `dim` (all elements when None), PyTorch's `norm`/`vector_norm`."""
-    magnitude = jnp.abs(x)
+    magnitude = absolute(x) if not jnp.iscomplexobj(x) else jnp.abs(x)
     if p == float("inf"):
         return jnp.max(magnitude, axis=dim, keepdims=keepdim)
     if p == float("-inf"):
@@ -130,8 +130,14 @@ def _norm(x, p=2, dim=None, keepdim=False):
     if p == 1:
         return jnp.sum(magnitude, axis=dim, keepdims=keepdim)
     if p == 2:
-        return jnp.sqrt(jnp.sum(magnitude * magnitude, axis=dim, keepdims=keepdim))
-    return jnp.sum(magnitude ** p, axis=dim, keepdims=keepdim) ** (1.0 / p)
+        return _root_or_zero(jnp.sum(magnitude * magnitude, axis=dim, keepdims=keepdim), 0.5)
+    return _root_or_zero(jnp.sum(_root_or_zero(magnitude, p), axis=dim, keepdims=keepdim), 1.0 / p)
+
+
+def _root_or_zero(total, exponent):
+    """total ** exponent, with PyTorch's zero gradient where total is 0 (a plain root's is infinite there)."""
+    zero = total == 0
+    return jnp.where(zero, jnp.zeros((), total.dtype), jnp.where(zero, jnp.ones((), total.dtype), total) ** exponent)
 
 
 def _all(x, dim=None, keepdim=False):
@@ -190,8 +196,28 @@ def _count_nonzero(x, dim=None):
 
 
 def _median_all(x):
-    flat = jnp.sort(x.reshape(-1))
-    return flat[(flat.shape[0] - 1) // 2]
+    flat = x.reshape(-1)
+    if jnp.issubdtype(flat.dtype, jnp.floating):
+        return _median_spread(flat)
+    return _lower_median(flat)
+
+
+def _lower_median(flat):
+    return jnp.sort(flat)[(flat.shape[0] - 1) // 2]
+
+
+@jax.custom_jvp
+def _median_spread(flat):
+    return _lower_median(flat)
+
+
+@_median_spread.defjvp
+def _median_spread_jvp(primals, tangents):
+    """PyTorch spreads the gradient of a whole-tensor median evenly over the elements equal to it."""
+    (flat,), (tangent,) = primals, tangents
+    median = _lower_median(flat)
+    ties = flat == median
+    return median, jnp.sum(jnp.where(ties, tangent, 0)) / jnp.maximum(jnp.sum(ties), 1).astype(flat.dtype)
 
 
 def _median_dim(x, dim, keepdim=False):

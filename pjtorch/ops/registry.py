@@ -27,14 +27,17 @@ SAVES_INPUTS_AND_RESULT, SAVES_INPUTS_AND_INDICES = SAVES_INPUTS | SAVES_RESULT,
 class Op:
     """One operation: `fn(*arrays, **static)` and how PyTorch presents it."""
 
-    __slots__ = ("name", "fn", "grad_name", "saves", "promote", "promote_from", "hidden_inputs", "_kernels")
+    __slots__ = ("name", "fn", "grad_name", "saves", "promote", "promote_from", "hidden_inputs", "unlisted",
+                 "_kernels")
 
     def __init__(self, name: str, fn: Callable, *, grad_name: str | None = None, saves: frozenset = SAVES_INPUTS,
-                 promote: str = "common", promote_from: int = 0, hidden_inputs: int = 0) -> None:
+                 promote: str = "common", promote_from: int = 0, hidden_inputs: int = 0,
+                 unlisted: frozenset = frozenset()) -> None:
         """promote: 'common' (PyTorch's result type), 'float' (ints become the default float) or 'none';
         it applies to inputs from position `promote_from` on (e.g. `where` leaves its condition alone).
         hidden_inputs: trailing inputs that are implementation details (a view's runtime offset), which
-        PyTorch's next_functions does not list."""
+        PyTorch's next_functions does not list. unlisted: the positions of other inputs it does not list (an index,
+        a mask, a condition, or a number PyTorch's schema takes as a Scalar)."""
         self.name = name
         self.fn = fn
         self.grad_name = grad_name or _default_grad_name(name)
@@ -42,6 +45,7 @@ class Op:
         self.promote = promote
         self.promote_from = promote_from
         self.hidden_inputs = hidden_inputs
+        self.unlisted = unlisted
         self._kernels: dict = {}
 
     def kernel(self, static: tuple = (), cast=None, out_cast=None) -> "Kernel":

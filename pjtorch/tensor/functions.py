@@ -190,7 +190,8 @@ def sub_(input: Tensor, other, *, alpha=1) -> Tensor:
 def rsub(input, other, *, alpha=1) -> Tensor:
     other = as_operand(other)
     _check_subtraction(input, other)
-    return dispatch.apply(pointwise.BINARY["rsub"], (input, other), _alpha(alpha))
+    op = pointwise.BINARY["rsub"] if isinstance(other, Tensor) else pointwise.RSUB_SCALAR
+    return dispatch.apply(op, (input, other), _alpha(alpha))
 
 
 def _rounding(rounding_mode) -> tuple:
@@ -1361,12 +1362,13 @@ def index_copy_(input: Tensor, dim: int, index: Tensor, source: Tensor) -> Tenso
 
 
 def index_fill(input: Tensor, dim: int, index: Tensor, value) -> Tensor:
-    return dispatch.apply(shape_ops.INDEX_FILL, (input, index, _index_fill_value(value, input)),
-                          _static(dim=wrap_dim(dim, input.ndim)))
+    op = shape_ops.INDEX_FILL_TENSOR if isinstance(value, Tensor) else shape_ops.INDEX_FILL
+    return dispatch.apply(op, (input, index, _index_fill_value(value, input)), _static(dim=wrap_dim(dim, input.ndim)))
 
 
 def index_fill_(input: Tensor, dim: int, index: Tensor, value) -> Tensor:
-    return dispatch.apply_inplace(shape_ops.INDEX_FILL, input, (index, _index_fill_value(value, input)),
+    op = shape_ops.INDEX_FILL_TENSOR if isinstance(value, Tensor) else shape_ops.INDEX_FILL
+    return dispatch.apply_inplace(op, input, (index, _index_fill_value(value, input)),
                                   _static(dim=wrap_dim(dim, input.ndim)))
 
 
@@ -1397,15 +1399,17 @@ def _check_mask(mask: Tensor, name: str) -> None:
 
 
 def masked_fill(input: Tensor, mask: Tensor, value) -> Tensor:
+    op = shape_ops.MASKED_FILL_TENSOR if isinstance(value, Tensor) else shape_ops.MASKED_FILL
     value = _masked_fill_value(input, mask, value)
     pointwise.broadcast_shapes(mask._shape, input._shape)
-    return dispatch.apply(shape_ops.MASKED_FILL, (input, mask, value))
+    return dispatch.apply(op, (input, mask, value))
 
 
 def masked_fill_(input: Tensor, mask: Tensor, value) -> Tensor:
+    op = shape_ops.MASKED_FILL_TENSOR if isinstance(value, Tensor) else shape_ops.MASKED_FILL
     value = _masked_fill_value(input, mask, value)
     pointwise.broadcast_shapes(input._shape, mask._shape)
-    return dispatch.apply_inplace(shape_ops.MASKED_FILL, input, (mask, value))
+    return dispatch.apply_inplace(op, input, (mask, value))
 
 
 def _masked_fill_value(input: Tensor, mask: Tensor, value) -> Tensor:

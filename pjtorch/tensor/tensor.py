@@ -392,7 +392,7 @@ class Tensor:
             default_float_dtype_name=dtypes.get_default_dtype().name,
             device=None if self.device.type == "cpu" else str(self.device),
             requires_grad=self.requires_grad and grad_fn is None,
-            grad_fn_name=grad_fn.name() if grad_fn is not None else None,
+            grad_fn_name=type(grad_fn).__name__ if grad_fn is not None else None,
         )
 
     __str__ = __repr__
