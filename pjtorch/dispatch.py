@@ -21,6 +21,7 @@ from .ops.registry import Op, SAVES_INPUTS, SAVES_NOTHING
 from .tensor import dtypes
 from .tensor.device import to_jax
 from .tensor.size import Size
+from .tensor.storage import Storage
 from .tensor.tensor import Tensor, contiguous_layout
 
 _SCALAR_CACHE: dict = {}
@@ -160,6 +161,8 @@ def apply(op: Op, inputs: Sequence, static: tuple = ()):
             storage = x._storage
             if device is not None and storage.device is not device and storage.device != device:
                 return _apply_general(op, inputs, static)
+            if not x._whole and op.elementwise and x._stride != strided.contiguous_strides(x._shape):
+                return _elementwise_layout(inputs, _apply_general(op, inputs, static))
             device = storage.device
             signature.append(storage.dtype)
             signature.append(x._shape)
@@ -217,6 +220,27 @@ def _apply_general(op: Op, inputs: Sequence, static: tuple, signature: list | No
     if signature is not None and tensors and len(_DECIDED) < _DECIDED_LIMIT:
         _DECIDED[tuple(signature)] = decision
     return _finish(decision, inputs, arrays, result, device, wants_grad and grad_mode.STATE.enabled)
+
+
+def _elementwise_layout(inputs: Sequence, output: Tensor) -> Tensor:
+    """An elementwise result laid out as PyTorch lays it out for these operands (`x.t().exp()` keeps x.t()'s
+    strides)."""
+    shape = tuple(output._shape)
+    operands = tuple((tuple(x._shape), x._stride) if isinstance(x, Tensor) else ((), ()) for x in inputs
+                     if x is not None)  # a number is PyTorch's 0-dim wrapped tensor
+    stride = strided.elementwise_strides(shape, operands)
+    return output if stride == output._stride else laid_out(output, stride)
+
+
+def laid_out(t: Tensor, stride: tuple) -> Tensor:
+    """`t`, a fresh contiguous result, re-stored with dense `stride`: its storage holds the values in stride order,
+    so its layout (and that of `.numpy()`) is PyTorch's. Reading it back costs a transpose."""
+    order = sorted(range(len(t._shape)), key=lambda d: -stride[d])
+    reorder = strided.compiled_read(tuple(t._shape[d] for d in order), tuple(t._stride[d] for d in order))
+    out = Tensor._from_storage(Storage(reorder(t._value(), 0), t._storage.device, t._storage.dtype), t._shape,
+                               stride, 0)
+    out._grad_fn, out._output_nr = t._grad_fn, t._output_nr
+    return out
 
 
 def _finish(decision: Decision, inputs: Sequence, arrays: list, result, device, recording: bool):

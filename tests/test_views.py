@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 import pjtorch
 from pjtorch.tensor.views import T_DEPRECATION
-from tensor_oracle import same
+from tensor_oracle import reference, same
 
 
 def base(m, shape: tuple = (2, 3, 4)):
@@ -425,3 +425,48 @@ def test_numpy_of_a_view_shares_the_base():
     column[:] = 7
     assert x[:, 1].tolist() == [7.0, 7.0, 7.0]
     np.testing.assert_array_equal(x.numpy()[:, 1], column)
+
+
+# PyTorch lays out an elementwise result of non-contiguous operands as they are laid out (TensorIterator's
+# reorder_dimensions), so `x.t().exp()` is not contiguous and cannot be `.view(-1)`-ed.
+ELEMENTWISE_LAYOUTS = {
+    "unary_transposed": lambda lib, x: x.t().exp(),
+    "both_transposed": lambda lib, x: x.t() + x.t(),
+    "contiguous_first": lambda lib, x: x.reshape(4, 3) + x.t(),
+    "transposed_first": lambda lib, x: x.t() + x.reshape(4, 3),
+    "scalar": lambda lib, x: x.t() * 2,
+    "strided_slice": lambda lib, x: x[:, ::2] * 2,
+    "broadcast": lambda lib, x: x.t() + lib.ones(3),
+    "comparison": lambda lib, x: x.t() > 3,
+    "where": lambda lib, x: lib.where(x.t() > 3, x.t(), 0.0),
+    "permuted_3d": lambda lib, x: x.reshape(2, 3, 2).permute(2, 0, 1).sin(),
+    "expanded": lambda lib, x: lib.ones(3, 1).expand(3, 4) + 1,
+}
+
+
+@pytest.mark.parametrize("name", ELEMENTWISE_LAYOUTS)
+def test_elementwise_results_keep_pytorchs_layout(name):
+    def run(lib):
+        result = ELEMENTWISE_LAYOUTS[name](lib, lib.arange(12.0).reshape(3, 4))
+        return result.stride(), result.is_contiguous(), result.tolist()
+
+    assert run(pjtorch) == run(reference())
+
+
+@given(st.data())
+@settings(max_examples=60, deadline=None)
+def test_elementwise_layout_follows_pytorch_for_random_permutations(data):
+    ndim = data.draw(st.integers(2, 4))
+    shape = tuple(data.draw(st.lists(st.integers(1, 3), min_size=ndim, max_size=ndim)))
+    perm = data.draw(st.permutations(range(ndim)))
+    other_perm = data.draw(st.permutations(range(ndim)))
+
+    def run(lib):
+        a = lib.arange(float(np.prod(shape))).reshape(*[shape[p] for p in perm]).permute(
+            *[list(perm).index(i) for i in range(ndim)])
+        b = lib.ones(*[shape[p] for p in other_perm]).permute(*[list(other_perm).index(i) for i in range(ndim)])
+        result = a * b + 1
+        # A size-1 dim's stride is arbitrary (PyTorch's own fast paths differ there), so it is not compared.
+        return [step for size, step in zip(result.shape, result.stride()) if size > 1], result.tolist()
+
+    assert run(pjtorch) == run(reference())

@@ -503,7 +503,7 @@ def declare(name: str, fn, *, accepts: str | None = None, refusals: dict | None 
         fn = _opmath(fn)
     if accepts is not None:
         fn = refusing(fn, name, accepts, refusals, kernel)
-    return Op(name, _broadcasting(fn), **options)
+    return Op(name, _broadcasting(fn), elementwise=True, **options)
 
 
 def _build(table: dict, **defaults) -> dict:

@@ -25,6 +25,62 @@ def contiguous_strides(shape: tuple) -> tuple:
     return tuple(reversed(strides))
 
 
+@functools.lru_cache(maxsize=4096)
+def elementwise_strides(shape: tuple, operands: tuple) -> tuple:
+    """The strides PyTorch gives an elementwise result of `shape` from its operands' (shape, stride): dims ordered
+    from fastest to slowest as the operands' strides order them (the first operand that tells two dims apart
+    decides; a broadcast dim, or one of size 1, tells nothing; equal strides put the smaller dim first), then
+    packed densely. Operands all contiguous and of the result's shape give a contiguous result (PyTorch's fast
+    path, which ignores the strides of size-1 dims)."""
+    ndim = len(shape)
+    if 0 in shape or all(tuple(op_shape) == shape and _is_contiguous(op_shape, op_stride)
+                         for op_shape, op_stride in operands):
+        return contiguous_strides(shape)
+    aligned = []
+    for operand_shape, operand_stride in operands:
+        lead = ndim - len(operand_shape)
+        aligned.append(tuple(0 if d < lead or (operand_shape[d - lead] == 1 and shape[d] != 1)
+                             else operand_stride[d - lead] for d in range(ndim)))
+
+    def order(first: int, second: int) -> int:
+        """1 when `first` should come after `second` (be slower), -1 before, 0 when no operand tells."""
+        for strides in aligned:
+            a, b = strides[first], strides[second]
+            if a == 0 or b == 0:
+                continue
+            if a != b:
+                return -1 if a < b else 1
+            if shape[first] > shape[second]:
+                return 1
+        return 0
+
+    perm = list(reversed(range(ndim)))  # fastest first
+    for i in range(1, ndim):
+        moving = i
+        for j in range(i - 1, -1, -1):
+            comparison = order(perm[j], perm[moving])
+            if comparison > 0:
+                perm[j], perm[moving] = perm[moving], perm[j]
+                moving = j
+            elif comparison < 0:
+                break
+    result, running = [0] * ndim, 1
+    for d in perm:
+        result[d] = running
+        running *= shape[d]
+    return tuple(result)
+
+
+def _is_contiguous(shape: tuple, stride: tuple) -> bool:
+    """PyTorch's is_contiguous: row-major, ignoring the strides of size-1 dims."""
+    expected = 1
+    for size, step in zip(reversed(shape), reversed(stride)):
+        if size != 1 and step != expected:
+            return False
+        expected *= size
+    return True
+
+
 def positions(shape: tuple, stride: tuple, offset: int) -> np.ndarray:
     """The flat buffer index of every element of the view, in row-major order."""
     index = np.full(shape, offset, dtype=np.int64)

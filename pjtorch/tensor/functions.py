@@ -18,7 +18,6 @@ from ..amp.autocast_mode import cast_inputs
 from ..ops import linalg as linalg_ops, pointwise, reduction, shape as shape_ops, strided
 from . import dtypes, factories
 from .return_types import make_return
-from .storage import Storage
 from .tensor import Tensor, wrap_dim
 
 # ----- argument helpers ---------------------------------------------------------------------------
@@ -936,7 +935,7 @@ def clone(input: Tensor, *, memory_format: dtypes.memory_format = dtypes.preserv
     if memory_format is not dtypes.preserve_format:
         raise RuntimeError(f"pjtorch does not support {memory_format}")
     stride = _preserved_strides(input._shape, input._stride)
-    return result if stride == result._stride else _laid_out(result, stride)
+    return result if stride == result._stride else dispatch.laid_out(result, stride)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -963,16 +962,6 @@ def _preserved_strides(shape: tuple, stride: tuple) -> tuple:
         result[d] = running
         running *= builtins.max(shape[d], 1)
     return tuple(result)
-
-
-def _laid_out(t: Tensor, stride: tuple) -> Tensor:
-    """`t`, a fresh contiguous result, re-stored with dense `stride`: its storage holds the values in stride order,
-    so its layout (and that of `.numpy()`) is PyTorch's. Reading it back costs a transpose."""
-    order = sorted(range(t.ndim), key=lambda d: -stride[d])
-    reorder = strided.compiled_read(tuple(t._shape[d] for d in order), tuple(t._stride[d] for d in order))
-    out = Tensor._from_storage(Storage(reorder(t._value(), 0), t.device, t.dtype), t._shape, stride, 0)
-    out._grad_fn, out._output_nr = t._grad_fn, t._output_nr
-    return out
 
 
 def contiguous(input: Tensor, memory_format: dtypes.memory_format = dtypes.contiguous_format) -> Tensor:
