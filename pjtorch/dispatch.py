@@ -265,10 +265,12 @@ def _any_requires_grad(tensors: Sequence[Tensor]) -> bool:
 def edge_of(t: Tensor) -> Edge | None:
     """Where gradient for `t` flows: its grad_fn output, or its leaf accumulator."""
     if t._base is not None and t._view_version != t._storage.version and t._base.requires_grad:
+        if t._created_in_no_grad and t._grad_fn is None:
+            raise RuntimeError(_NO_GRAD_VIEW_OF_MODIFIED)
         _regenerate_view_history(t)
     if t._grad_fn is not None:
         return Edge(t._grad_fn, t._output_nr)
-    if t._requires_grad:
+    if t._requires_grad and not t._created_in_no_grad:
         return Edge(accumulator(t), 0)
     return None
 
@@ -460,10 +462,13 @@ def _rebase_history(kernel, inputs, arrays, edges, versions, base_before) -> Non
     _regenerate_view_history(target)
 
 
-_NO_GRAD_VIEW = ("created in no_grad mode and is being modified inplace with grad mode enabled. Given that this use "
-                 "case is ambiguous and error-prone, it is forbidden. You can clarify your code by moving both the "
-                 "view and the inplace either both inside the no_grad block (if you don't want the inplace to be "
-                 "tracked) or both outside (if you want the inplace to be tracked).")
+_NO_GRAD_VIEW_ADVICE = ("Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify your "
+                        "code by moving both the view and the inplace either both inside the no_grad block (if you "
+                        "don't want the inplace to be tracked) or both outside (if you want the inplace to be "
+                        "tracked).")
+_NO_GRAD_VIEW = "created in no_grad mode and is being modified inplace with grad mode enabled. " + _NO_GRAD_VIEW_ADVICE
+_NO_GRAD_VIEW_OF_MODIFIED = ("A view was created in no_grad mode and its base or another view of its base has been "
+                             "modified inplace with grad mode enabled. " + _NO_GRAD_VIEW_ADVICE)
 
 
 def no_grad_view_error(view: Tensor) -> str:

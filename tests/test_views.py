@@ -470,3 +470,26 @@ def test_elementwise_layout_follows_pytorch_for_random_permutations(data):
         return [step for size, step in zip(result.shape, result.stride()) if size > 1], result.tolist()
 
     assert run(pjtorch) == run(reference())
+
+
+def test_a_view_made_under_no_grad_requires_grad_but_sends_no_gradient():
+    """PyTorch's view of a tensor that requires grad, made under no_grad, requires grad too (and prints so); ops on
+    it are recorded, but its gradient reaches nothing; once its base changes in place, using it is an error."""
+    def run(lib):
+        w = lib.ones(2, 3, requires_grad=True)
+        y = w * 3
+        with lib.no_grad():
+            shown = [str(w[0]), str(w.t()), str(w * 2), str(y[1])]
+            v, u = w[0], y[1]
+            inner = v[1:]
+        z = (v * w[1]).sum()
+        z.backward()
+        facts = (v.requires_grad, v.is_leaf, v.grad_fn, inner.requires_grad, str(v * 2), w.grad.tolist(),
+                 [(type(n).__name__ if n else None, k) for n, k in (u + 1).grad_fn.next_functions])
+        with lib.no_grad():
+            v.mul_(2)
+        with pytest.raises(RuntimeError) as caught:
+            v * 2
+        return shown, facts, str(caught.value)
+
+    assert run(pjtorch) == run(reference())

@@ -63,7 +63,11 @@ def _view_of(parent: Tensor, layout: tuple) -> Tensor:
     view._base = parent._base if parent._base is not None else parent
     view._view_version = parent._storage.version
     view._multi_output_view = parent._multi_output_view
-    if parent._created_in_no_grad or not grad_mode.STATE.enabled and parent.requires_grad:
+    if not grad_mode.STATE.enabled and parent.requires_grad:
+        # PyTorch's view of a tensor that requires grad, made under no_grad: it requires grad too (and prints
+        # so) but is a leaf whose gradient goes nowhere.
+        view._created_in_no_grad = view._requires_grad = True
+    elif parent._created_in_no_grad:
         view._created_in_no_grad = True
     return view
 
