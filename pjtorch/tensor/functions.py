@@ -138,7 +138,8 @@ def imag(input: Tensor) -> Tensor:
 
 def _binary(op):
     def run(input, other, **options) -> Tensor:
-        return dispatch.apply(op, (as_operand(input, "input"), as_operand(other)), _static(**options))
+        return dispatch.apply(op, (as_operand(input, "input"), as_operand(other)), _static(**options) if options
+                              else ())
 
     def run_(input: Tensor, other, **options) -> Tensor:
         return dispatch.apply_inplace(op, input, (as_operand(other),), _static(**options))
