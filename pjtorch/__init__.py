@@ -27,6 +27,11 @@ from .tensor.factories import (  # noqa: E402
     ones_like, tensor, torch_scalar_tensor as scalar_tensor, zeros, zeros_like,
 )
 from .tensor.extra_functions import bincount, fill, layout, sparse_coo, strided  # noqa: E402
+from .tensor.extra_functions import (  # noqa: E402
+    block_diag, bucketize, cartesian_prod, cdist, column_stack, combinations, corrcoef, cov, cross, diag, diag_embed,
+    diagflat, diff, dstack, histc, isin, kron, meshgrid, mode, msort, rot90, searchsorted, trace, tril_indices,
+    triu_indices,
+)
 from .tensor.functions import *  # noqa: E402,F401,F403
 from .tensor.functions import UNARY_FUNCTIONS as _UNARY, BINARY_FUNCTIONS as _BINARY  # noqa: E402
 from .tensor.indexing import index_put  # noqa: E402
@@ -48,6 +53,20 @@ globals().update({name: fn for name, fn in _UNARY.items() if name.endswith("_")}
 globals().update({alias: globals()[name] for alias, name in _methods.ALIASES.items() if name in globals()})
 
 from . import amp, nn, optim, serialization, utils  # noqa: E402
+from . import linalg  # noqa: E402
+from .linalg import det, matrix_power  # noqa: E402
+from .linalg import inv as inverse  # noqa: E402
+from .tensor.return_types import make_return as _make_return  # noqa: E402
+
+
+def pinverse(input: Tensor, rcond: float = 1e-15) -> Tensor:
+    return linalg.pinv(input, rcond=rcond)
+
+
+def slogdet(input: Tensor):
+    """linalg.slogdet, under the older name PyTorch's result type carries (`torch.return_types.slogdet`)."""
+    sign, logabsdet = linalg.slogdet(input)
+    return _make_return("slogdet", sign=sign, logabsdet=logabsdet)
 from .amp import autocast  # noqa: E402
 from .serialization import load, save  # noqa: E402
 

@@ -1,6 +1,8 @@
 """Binds the functional API onto Tensor as methods and operators, in one table-driven place."""
 from __future__ import annotations
 
+import importlib
+
 import jax.numpy as jnp
 import numpy as np
 
@@ -96,6 +98,11 @@ _NAMED = {
     "as_strided": views.as_strided, "unbind": views.unbind, "split": views.split, "chunk": views.chunk,
     "tensor_split": views.tensor_split, "hsplit": views.hsplit, "vsplit": views.vsplit, "dsplit": views.dsplit,
     "bincount": extra_functions.bincount,
+    "diag": extra_functions.diag, "diag_embed": extra_functions.diag_embed, "diagflat": extra_functions.diagflat,
+    "trace": extra_functions.trace, "diff": extra_functions.diff, "histc": extra_functions.histc,
+    "kron": extra_functions.kron, "rot90": extra_functions.rot90, "mode": extra_functions.mode,
+    "msort": extra_functions.msort, "cross": extra_functions.cross, "cov": extra_functions.cov,
+    "corrcoef": extra_functions.corrcoef, "clamp_min_": functions.clamp_min_, "clamp_max_": functions.clamp_max_,
     "to": factories.to,
 }
 
@@ -175,8 +182,25 @@ def _exponential_(self, lambd=1.0, *, generator=None):
     return self.copy_(-(1 - uniform).log() / lambd)
 
 
+def _imag(self):
+    if not self.is_complex():
+        raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
+    return Tensor._wrap(self._value().imag, self.device)
+
+
+def _late(module: str, name: str):
+    """A method that is a function of a module built on this package (so imported on call)."""
+    def method(self, *args, **kwargs):
+        return getattr(importlib.import_module(module), name)(self, *args, **kwargs)
+
+    return method
+
+
 _EXTRA = {
     "where": _where,
+    "det": _late("pjtorch.linalg", "det"), "inverse": _late("pjtorch.linalg", "inv"),
+    "matrix_power": _late("pjtorch.linalg", "matrix_power"), "slogdet": _late("pjtorch", "slogdet"),
+    "pinverse": _late("pjtorch", "pinverse"),
     "float": _cast(dtypes.float32), "double": _cast(dtypes.float64), "half": _cast(dtypes.float16),
     "bfloat16": _cast(dtypes.bfloat16), "long": _cast(dtypes.int64), "int": _cast(dtypes.int32),
     "short": _cast(dtypes.int16), "char": _cast(dtypes.int8), "byte": _cast(dtypes.uint8),
@@ -189,9 +213,8 @@ _EXTRA = {
     "__getitem__": indexing.getitem, "__setitem__": indexing.setitem,
     "T": property(views.T), "mT": property(views.mT), "H": property(lambda self: views.T(self).conj()),
     "mH": property(lambda self: views.mT(self).conj()),
-    "real": property(lambda self: UNARY_FUNCTIONS["positive"](self) if not self.is_complex() else
-                     Tensor._wrap(self._value().real, self.device)),
-    "imag": property(lambda self: Tensor._wrap(self._value().imag, self.device)),
+    "real": property(lambda self: self if not self.is_complex() else Tensor._wrap(self._value().real, self.device)),
+    "imag": property(_imag),
     "layout": property(lambda self: extra_functions.strided), "is_sparse": property(lambda self: False),
 }
 for _name, _fn in _EXTRA.items():
@@ -296,8 +319,6 @@ def _addcdiv_(self, tensor1, tensor2, *, value=1):
 
 for _name, _fn in {
     "float_power_": _float_power_, "lerp_": _lerp_, "addcmul_": _addcmul_, "addcdiv_": _addcdiv_,
-    "clamp_min_": lambda self, min: functions.clamp_(self, min=min),
-    "clamp_max_": lambda self, max: functions.clamp_(self, max=max),
 }.items():
     setattr(Tensor, _name, _fn)
 

@@ -12,6 +12,13 @@ from .activation import (
 from .attention import multi_head_attention_forward, scaled_dot_product_attention
 from .conv import conv1d, conv2d, conv3d
 from .dropout import dropout, dropout1d, dropout2d
+from .extra import (
+    adaptive_max_pool1d, adaptive_max_pool2d, adaptive_max_pool2d_with_indices, conv_transpose1d, conv_transpose2d,
+    conv_transpose3d, cosine_embedding_loss, fold, gaussian_nll_loss, group_norm, hinge_embedding_loss,
+    instance_norm, interpolate, margin_ranking_loss, multi_margin_loss, pairwise_distance, pixel_shuffle,
+    pixel_unshuffle, poisson_nll_loss, soft_margin_loss, triplet_margin_loss, unfold, upsample, upsample_bilinear,
+    upsample_nearest,
+)
 from .linear import linear
 from .loss import (
     binary_cross_entropy, binary_cross_entropy_with_logits, cosine_similarity, cross_entropy, huber_loss, kl_div,
@@ -35,4 +42,9 @@ __all__ = [
     "smooth_l1_loss", "softmax", "softmin", "softplus", "tanh",
     "celu", "glu", "hardshrink", "prelu", "rrelu", "selu", "softshrink", "softsign", "tanhshrink", "threshold",
     "threshold_", "kl_div", "cosine_similarity",
+    "adaptive_max_pool1d", "adaptive_max_pool2d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d",
+    "cosine_embedding_loss", "fold", "gaussian_nll_loss", "group_norm", "hinge_embedding_loss", "instance_norm",
+    "interpolate", "margin_ranking_loss", "multi_margin_loss", "pairwise_distance", "pixel_shuffle",
+    "pixel_unshuffle", "poisson_nll_loss", "soft_margin_loss", "triplet_margin_loss", "unfold", "upsample",
+    "upsample_bilinear", "upsample_nearest",
 ]

@@ -7,6 +7,8 @@ from .batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d
 from .container import ModuleDict, ModuleList, Sequential
 from .conv import Conv1d, Conv2d, Conv3d
 from .dropout import Dropout, Dropout1d, Dropout2d
+from .extra import *  # noqa: F401,F403
+from .extra import __all__ as _extra_all
 from .flatten import Flatten, Unflatten
 from .linear import Identity, Linear, NonDynamicallyQuantizableLinear
 from .loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss, L1Loss, MSELoss, NLLLoss, SmoothL1Loss
@@ -27,3 +29,4 @@ __all__ = [
     "MultiheadAttention", "NLLLoss", "NonDynamicallyQuantizableLinear", "ReLU", "ReLU6", "Sequential", "SiLU",
     "Sigmoid", "SmoothL1Loss", "Softmax", "Softmin", "Softplus", "Tanh", "Unflatten",
 ]
+__all__ += _extra_all
