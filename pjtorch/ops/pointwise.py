@@ -127,6 +127,19 @@ def _fmax(x, y):
     return jnp.where((x >= y) | jnp.isnan(y), x, y)
 
 
+@jax.custom_jvp
+def _hypot(x, y):
+    return jnp.hypot(x, y)
+
+
+@_hypot.defjvp
+def _hypot_jvp(primals, tangents):
+    """PyTorch's derivative x/r, y/r: NaN at the origin (jnp.hypot's own rule gives 1/2 there)."""
+    (x, y), (tx, ty) = primals, tangents
+    r = jnp.hypot(x, y)
+    return r, (x * tx + y * ty) / r
+
+
 def _fmin(x, y):
     return jnp.where((x <= y) | jnp.isnan(y), x, y)
 
@@ -263,11 +276,16 @@ def _mish(x):
 
 
 def _hardsigmoid(x):
-    return jnp.clip(x / 6 + 0.5, 0, 1)
+    """min(max(x + 3, 0), 6) / 6 as PyTorch's kernel; its derivative is 1/6 strictly inside (-3, 3) and 0 at the
+    corners (jax.vjp of clip would give 1/12 there)."""
+    inside = (x > -3) & (x < 3)
+    return jnp.where(inside, (x + 3) / 6, lax.stop_gradient(jnp.clip(x + 3, 0, 6) / 6))
 
 
 def _hardswish(x):
-    return x * _hardsigmoid(x)
+    """x * min(max(x + 3, 0), 6) / 6; PyTorch's derivative: 0 for x <= -3, x/3 + 1/2 below 3, 1 from 3 on."""
+    value = x * jnp.clip(x + 3, 0, 6) / 6
+    return jnp.where(x <= -3, lax.stop_gradient(value), jnp.where(x < 3, value, x))
 
 
 def _bitwise_not(x):
@@ -443,6 +461,12 @@ def _ldexp(x, exponent):
     return x * jnp.exp2(exponent)
 
 
+def _atan2(y, x):
+    """atan2 with PyTorch's zero gradient at (0, 0), where its 1 / (x*x + y*y) is infinite and it masks it to 0."""
+    origin = (y == 0) & (x == 0)
+    return jnp.arctan2(jnp.where(origin, lax.stop_gradient(y), y), jnp.where(origin, lax.stop_gradient(x), x))
+
+
 @jax.custom_jvp
 def _nextafter(x, toward):
     """jnp.nextafter, differentiable as PyTorch's: the gradient passes to `x` unchanged, none to `toward`."""
@@ -464,12 +488,12 @@ _BINARY = {
     "remainder": (jnp.remainder, {"accepts": "if", "opmath": True}),
     "fmod": (jnp.fmod, {"accepts": "if"}),
     "pow": (_power, {"grad_name": "PowBackward1", "accepts": NUMERIC}),
-    "atan2": (jnp.arctan2, {"promote": "float", "accepts": REAL, "opmath": True}),
+    "atan2": (_atan2, {"promote": "float", "accepts": REAL, "opmath": True}),
     "maximum": (jnp.maximum, {"accepts": REAL, "refusals": _EXTREMUM_COMPLEX}),
     "minimum": (jnp.minimum, {"accepts": REAL, "refusals": _EXTREMUM_COMPLEX}),
     "fmax": (_fmax, {"accepts": REAL, "refusals": _EXTREMUM_COMPLEX}),
     "fmin": (_fmin, {"accepts": REAL, "refusals": _EXTREMUM_COMPLEX}),
-    "hypot": (jnp.hypot, {"accepts": "f", "opmath": True}),
+    "hypot": (_hypot, {"accepts": "f", "opmath": True}),
     "copysign": (jnp.copysign, {"promote": "float", "accepts": REAL}),
     "logaddexp": (jnp.logaddexp, {"accepts": "fc", "opmath": True}),
     "logaddexp2": (jnp.logaddexp2, {"accepts": "f", "opmath": True}),
@@ -531,6 +555,10 @@ ROUNDING_DIV = declare("div", _div, grad_name="DivBackward2", accepts="if",
 SCALAR_POW = Op("pow", _scalar_pow, grad_name="PowBackward0", promote="none")
 RSUB_SCALAR = declare("rsub", _rsub, saves=SAVES_NOTHING, grad_name="RsubBackward1", kernel="rsub_cpu",
                       unlisted=frozenset({1}))  # `2 - x`: PyTorch's Scalar overload, which lists only x
+# remainder/fmod of two tensors: PyTorch's Tensor overload, named apart from the Scalar one.
+TENSOR_REMAINDER = declare("remainder", jnp.remainder, grad_name="RemainderBackward1", accepts="if", opmath=True,
+                           kernel="remainder_cpu")
+TENSOR_FMOD = declare("fmod", jnp.fmod, grad_name="FmodBackward1", accepts="if", kernel="fmod_cpu")
 RPOW = Op("pow", lambda exponent, base: _power(base, exponent), grad_name="PowBackward2", unlisted=frozenset({1}))
 
 

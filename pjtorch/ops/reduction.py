@@ -80,12 +80,21 @@ def _amin(x, dim=None, keepdim=False):
     return jnp.min(x, axis=dim, keepdims=keepdim)
 
 
+def _at_index(x, index, dim, keepdim):
+    """The values of `x` at `index` along `dim` (a kept dim): the gradient goes to that one element, as PyTorch's
+    max/min(dim) send it to the index they report, where jax.vjp of max would split it among ties."""
+    values = jnp.take_along_axis(x, index, axis=dim)
+    if not keepdim:
+        values, index = jnp.squeeze(values, dim), jnp.squeeze(index, dim)
+    return values, index.astype(jnp.int64)
+
+
 def _max_with_indices(x, dim, keepdim=False):
-    return jnp.max(x, axis=dim, keepdims=keepdim), jnp.argmax(x, axis=dim, keepdims=keepdim).astype(jnp.int64)
+    return _at_index(x, jnp.argmax(x, axis=dim, keepdims=True), dim, keepdim)
 
 
 def _min_with_indices(x, dim, keepdim=False):
-    return jnp.min(x, axis=dim, keepdims=keepdim), jnp.argmin(x, axis=dim, keepdims=keepdim).astype(jnp.int64)
+    return _at_index(x, jnp.argmin(x, axis=dim, keepdims=True), dim, keepdim)
 
 
 def _argmax(x, dim=None, keepdim=False):
@@ -107,7 +116,8 @@ def _var(x, dim=None, correction=1, keepdim=False):
 
 
 def _std(x, dim=None, correction=1, keepdim=False):
-    return jnp.std(x, axis=dim, ddof=correction, keepdims=keepdim)
+    """sqrt of the variance, with PyTorch's zero gradient where the std is 0 (a plain root's is infinite there)."""
+    return _root_or_zero(_var(x, dim, correction, keepdim), 0.5)
 
 
 def _var_mean(x, dim=None, correction=1, keepdim=False):
@@ -166,8 +176,11 @@ def _cumprod(x, dim, dtype=None):
 def _running_extreme(scan):
     """cummax/cummin: the running extreme (bools scanned as uint8, which XLA can) and where it was last seen."""
     def run(x, dim):
-        values = scan(x.astype(jnp.uint8), axis=dim).astype(x.dtype) if x.dtype == jnp.bool_ else scan(x, axis=dim)
-        return values, _running_index(x, values, dim)
+        if x.dtype == jnp.bool_:
+            values = scan(x.astype(jnp.uint8), axis=dim).astype(x.dtype)
+            return values, _running_index(x, values, dim)
+        index = _running_index(x, scan(jax.lax.stop_gradient(x), axis=dim), dim)
+        return jnp.take_along_axis(x, index, axis=dim), index  # the gradient goes to the index, as PyTorch's
 
     return run
 
@@ -175,7 +188,7 @@ def _running_extreme(scan):
 def _running_index(x, values, dim):
     """Index of the last element equal to the running extreme, as PyTorch's cummax reports."""
     positions = jnp.arange(x.shape[dim]).reshape([-1 if d == dim else 1 for d in range(x.ndim)])
-    hits = jnp.where(x == values, positions, -1)
+    hits = jnp.where((x == values) | (jnp.isnan(x) if jnp.issubdtype(x.dtype, jnp.inexact) else False), positions, -1)
     return jax.lax.cummax(hits, axis=dim).astype(jnp.int64)
 
 

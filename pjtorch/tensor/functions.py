@@ -233,11 +233,22 @@ def _check_divisor(op, dividend, divisor) -> None:
         raise RuntimeError("ZeroDivisionError")
 
 
+_TENSOR_OVERLOADS = {"remainder": pointwise.TENSOR_REMAINDER, "fmod": pointwise.TENSOR_FMOD}
+
+
 def _integer_division(fn, op):
-    """floor_divide, remainder, fmod (and their in-place forms) with PyTorch's integer division-by-zero error."""
+    """floor_divide, remainder, fmod (and their in-place forms) with PyTorch's integer division-by-zero error.
+    remainder and fmod of a tensor by a tensor are PyTorch's Tensor overload (RemainderBackward1, not 0)."""
+    overload = _TENSOR_OVERLOADS.get(op.name)
+
     def run(input, other) -> Tensor:
+        tensor_other = isinstance(other, Tensor)
         input, other = as_operand(input, "input"), as_operand(other)
         _check_divisor(op, input, other)
+        if overload is not None and tensor_other and isinstance(input, Tensor):
+            if fn.__name__.endswith("_"):
+                return dispatch.apply_inplace(overload, input, (other,))
+            return dispatch.apply(overload, (input, other))
         return fn(input, other)
 
     run.__name__ = fn.__name__
