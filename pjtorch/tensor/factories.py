@@ -40,14 +40,14 @@ def _infer_dtype(data) -> dtypes.dtype:
         return data.dtype
     if isinstance(data, (np.ndarray, np.generic)):
         return dtypes.from_jax(data.dtype)
-    if isinstance(data, (list, tuple)):
+    if isinstance(data, (list, tuple, range)):
         if not data:
             return dtypes.get_default_dtype()
         if set(map(type, data)) <= _PYTHON_SCALAR_SET:
             return dtypes.default_for_category(builtins.max(map(dtypes.scalar_category, data)))
         return functools.reduce(dtypes.promote_types, map(_infer_dtype, data))
     if isinstance(data, str):
-        raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
+        raise _invalid_data_type(data)
     if isinstance(data, _PYTHON_SCALARS):
         return dtypes.default_for_category(dtypes.scalar_category(data))
     raise RuntimeError(f"Could not infer dtype of {type(data).__name__}")
@@ -65,7 +65,7 @@ def _sizes(data) -> tuple:
 
 
 def _is_sequence(item) -> bool:
-    return isinstance(item, (list, tuple)) or (isinstance(item, np.ndarray) and item.ndim > 0)
+    return isinstance(item, (list, tuple, range)) or (isinstance(item, np.ndarray) and item.ndim > 0)
 
 
 def _leaves(data, sizes: tuple, dim: int, dtype: dtypes.dtype, out: list) -> None:
@@ -90,7 +90,13 @@ def _leaves(data, sizes: tuple, dim: int, dtype: dtypes.dtype, out: list) -> Non
 def _leaf(item, dtype: dtypes.dtype):
     """One scalar as PyTorch unpacks it for `dtype` (integers through __index__, tensors through theirs)."""
     if isinstance(item, np.generic):
+        if dtype.category < dtypes.FLOATING and not (isinstance(item, (np.integer, builtins.float))
+                                                     or dtype is dtypes.bool and isinstance(item, np.bool_)):
+            # Only NumPy integers (and np.float64, a Python float) pass an integer or bool dtype's unpacking.
+            raise TypeError(f"'numpy.{type(item).__name__}' object cannot be interpreted as an integer")
         return item.item()
+    if dtype is dtypes.bool and isinstance(item, builtins.complex):
+        return builtins.bool(item)
     if dtype.category >= dtypes.FLOATING:
         if isinstance(item, Tensor):
             return item.item() if item.numel() == 1 else float(item)
@@ -111,6 +117,15 @@ def _check_fits(values: list, dtype: dtypes.dtype) -> None:
     floor = -info.max if info.min == 0 else info.min
     if low < floor or high > info.max:
         raise RuntimeError(f"value cannot be converted to type {dtype.name} without overflow")
+    floats = [v for v in values if isinstance(v, builtins.float)]
+    if floats:
+        # A float is checked as a real number against the dtype's range (compared in double precision): NaN,
+        # infinities, anything past the range and, for unsigned dtypes, any negative float (-0.0 is not) overflow.
+        array = np.asarray(floats, dtype=np.float64)
+        with np.errstate(invalid="ignore"):
+            fits = (array >= builtins.float(info.min)) & (array <= builtins.float(info.max))
+        if not fits.all():
+            raise RuntimeError(f"value cannot be converted to type {dtype.name} without overflow")
 
 
 def _from_data(data, dtype: dtypes.dtype) -> np.ndarray:
@@ -134,11 +149,17 @@ def tensor(data, *, dtype: dtypes.dtype | None = None, device=None, requires_gra
         return _finish(np.asarray(data._value()).astype((dtype or data.dtype).jax), target, requires_grad)
     if type(data) in _PYTHON_SCALARS:
         return _scalar_tensor(data, dtype, device, requires_grad)
+    if isinstance(data, str):
+        raise _invalid_data_type(data)
     target_dtype = dtype or _infer_dtype(data)
     check_grad_dtype(target_dtype, requires_grad)
     if isinstance(data, np.ndarray):
         return _copy_of_ndarray(data, target_dtype, normalize(device), requires_grad)
     return _finish(_from_data(data, target_dtype), normalize(device), requires_grad)
+
+
+def _invalid_data_type(data) -> TypeError:
+    return TypeError(f"new(): invalid data type '{type(data).__name__}'")
 
 
 _PYTHON_SCALARS = (builtins.bool, builtins.int, builtins.float, builtins.complex)
@@ -155,7 +176,7 @@ def _scalar_tensor(value, dtype, device, requires_grad: bool) -> Tensor:
         _check_fits([value], dtype)
         value = np.asarray(value).astype(dtype.jax).item()
     target = normalize(device)
-    t = Tensor._wrap(dispatch.scalar_array(value, dtype.jax, target), target)
+    t = Tensor._wrap(_device_scalar(value, dtype.jax, target), target)
     if requires_grad:
         t._requires_grad = True
     return t
@@ -311,9 +332,17 @@ def _filler(shape: tuple, dtype, jax_device):
                    out_shardings=jax.sharding.SingleDeviceSharding(jax_device))
 
 
+def _device_scalar(value, dtype, device: Device):
+    """`dispatch.scalar_array`, except for a float or complex zero: the cache keys on `==`, where 0.0 and -0.0 are one
+    key, so the sign of a zero read from it would be whichever was cached first."""
+    if type(value) in (builtins.float, builtins.complex) and value == 0:
+        return jax.device_put(np.asarray(value, dtype), to_jax(device))
+    return dispatch.scalar_array(value, dtype, device)
+
+
 def filled_array(shape: tuple, value, dtype, device: Device):
     """A constant array made on the device by one cached compiled call (eager jnp.full costs ~100 us)."""
-    scalar = dispatch.scalar_array(value, dtype, device)
+    scalar = _device_scalar(value, dtype, device)
     if not shape:
         return scalar
     return _filler(tuple(shape), dtype, to_jax(device))(scalar)
@@ -345,7 +374,9 @@ def empty(*args, size=None, dtype=None, device=None, requires_grad: bool = False
 
 
 def full(size, fill_value, *, dtype=None, device=None, requires_grad: bool = False, out=None, layout=None) -> Tensor:
-    if isinstance(fill_value, Tensor):
+    if isinstance(fill_value, np.bool_):
+        fill_value = builtins.float(fill_value)  # PyTorch's Scalar parser reads a NumPy bool as a float
+    elif isinstance(fill_value, (Tensor, np.generic)):
         fill_value = fill_value.item()
     if dtype is None:
         dtype = dtypes.default_for_category(dtypes.scalar_category(fill_value))
@@ -482,7 +513,7 @@ def _host_dtype(dtype: dtypes.dtype):
 # ----- ranges -------------------------------------------------------------------------------------
 
 def _number(value):
-    return value.item() if isinstance(value, Tensor) else value
+    return value.item() if isinstance(value, (Tensor, np.generic)) else value
 
 
 def arange(start=0, end=None, step=1, *, dtype=None, device=None, requires_grad: bool = False, out=None,
@@ -499,6 +530,8 @@ def arange(start=0, end=None, step=1, *, dtype=None, device=None, requires_grad:
     if dtype is None:
         dtype = dtypes.default_for_category(builtins.max(dtypes.INTEGER, *(dtypes.scalar_category(v)
                                                                           for v in (start, end, step))))
+    if dtype is dtypes.bool:
+        raise NotImplementedError('"arange_cpu" not implemented for \'Bool\'')
     count = math.ceil((end - start) / step)
     values = start + np.arange(count, dtype=np.float64 if dtype.category >= dtypes.FLOATING else np.int64) * step
     return _finish(values.astype(_host_dtype(dtype)).astype(dtype.jax), normalize(device), requires_grad)
@@ -510,10 +543,47 @@ def linspace(start, end, steps: int, *, dtype=None, device=None, requires_grad: 
     dtype = dtype or _range_dtype(start, end)
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
-    values = _symmetric_linspace(start, end, steps)
-    if dtype.category == dtypes.INTEGER:
-        values = np.trunc(values)
+    start, end = dtypes.checked_scalar(start, dtype), dtypes.checked_scalar(end, dtype)
+    if dtype.category <= dtypes.INTEGER:
+        start, end = _truncated(start), _truncated(end)  # PyTorch converts the ends to the integer dtype first
+        values = np.trunc(_float_linspace(start, end, steps, dtypes.float64))
+    elif dtype.category == dtypes.FLOATING:
+        values = _float_linspace(start, end, steps, dtype)
+    else:
+        values = _symmetric_linspace(start, end, steps)
     return _finish(values.astype(_host_dtype(dtype)).astype(dtype.jax), normalize(device), requires_grad)
+
+
+def _truncated(value):
+    return builtins.int(value.real if isinstance(value, builtins.complex) else value)
+
+
+def _float_linspace(start, end, steps: int, dtype: dtypes.dtype) -> np.ndarray:
+    """PyTorch's CPU kernel in the dtype itself: ends and step rounded to it, then `start + step * i` for the first
+    half and `end - step * (steps - 1 - i)` for the rest, fused (one rounding) for float32/float64 and rounded after
+    each operation for half and bfloat16."""
+    if isinstance(start, builtins.complex) or isinstance(end, builtins.complex):
+        return _symmetric_linspace(start, end, steps)
+    kind = np.dtype(dtype.jax).type  # integer dtypes come as float64: their step is a double, fused as float64's
+    with np.errstate(over="ignore", invalid="ignore"):
+        first, last = kind(start), kind(end)
+        if steps <= 1:
+            return np.asarray([first] * steps, kind)
+        step = kind(kind(last - first) / kind(steps - 1))
+        index = np.arange(steps)
+        half = steps // 2
+        multiples = np.where(index < half, index, steps - 1 - index)
+        bases = np.where(index < half, first, last)
+        signed_step = np.where(index < half, step, -step).astype(kind)
+        if dtype in (dtypes.float16, dtypes.bfloat16):
+            return (bases + (signed_step * multiples.astype(kind)).astype(kind)).astype(kind)
+        if dtype is dtypes.float32:
+            return (bases.astype(np.float64) + signed_step.astype(np.float64) * multiples).astype(kind)
+        if steps <= 4096 and math.isfinite(start) and math.isfinite(end):
+            from fractions import Fraction
+            return np.asarray([builtins.float(Fraction(builtins.float(b)) + Fraction(builtins.float(s)) * builtins.int(m))
+                               for b, s, m in zip(bases, signed_step, multiples)], np.float64)
+        return bases + signed_step * multiples
 
 
 def _range_dtype(start, end) -> dtypes.dtype:
@@ -537,6 +607,9 @@ def logspace(start, end, steps: int, base: float = 10.0, *, dtype=None, device=N
              requires_grad: bool = False) -> Tensor:
     start, end = _number(start), _number(end)
     dtype = dtype or _range_dtype(start, end)
+    start, end = dtypes.checked_scalar(start, dtype), dtypes.checked_scalar(end, dtype)
+    if dtype.category <= dtypes.INTEGER:
+        start, end = _truncated(start), _truncated(end)  # PyTorch converts the ends to the integer dtype first
     values = np.power(base, _symmetric_linspace(start, end, steps))
     return _finish(values.astype(_host_dtype(dtype)).astype(dtype.jax), normalize(device), requires_grad)
 

@@ -142,9 +142,14 @@ def _normalize_parts(t: Tensor, key: tuple) -> tuple:
     """Lists/arrays become index tensors; 0-dim integer tensors become plain ints (PyTorch treats them so)."""
     parts = []
     for part in key:
-        if isinstance(part, Tensor) and part.ndim == 0 and part.dtype.category == dtypes.INTEGER:
+        if isinstance(part, str):
+            raise TypeError(f"new(): invalid data type '{type(part).__name__}'")
+        if isinstance(part, Tensor) and part.ndim == 0 and part.dtype.category == dtypes.INTEGER and (
+                part.dtype is not dtypes.uint8):
             parts.append(int(part.item()))
-        elif isinstance(part, bool) or (isinstance(part, Tensor) and part.ndim == 0 and part.dtype is dtypes.bool):
+        elif isinstance(part, bool) or (isinstance(part, Tensor) and part.ndim == 0 and (
+                part.dtype in (dtypes.bool, dtypes.uint8))):
+            # A 0-dim uint8 tensor is a (byte) mask, as a 0-dim bool one is: a new axis kept or emptied.
             parts.append(_BoolAxis(bool(part)))
         elif isinstance(part, (list, tuple, np.ndarray)):
             parts.append(_as_index_tensor(part, t.device))
@@ -325,15 +330,15 @@ def index_put_spec(t: Tensor, spec: tuple, arrays: list, value, accumulate: bool
 
     if not isinstance(value, Tensor):
         value = tensor(value, dtype=t.dtype, device=t.device)
-    elif value.dtype is not t.dtype:
+    indexed = _indexed_shape(t, spec, arrays)
+    stripped = _without_leading_ones(value._shape)
+    if not _broadcasts(stripped, indexed):  # checked before the dtypes, as PyTorch does
+        raise RuntimeError(f"shape mismatch: value tensor of shape {_dims(value._shape)} cannot be broadcast to "
+                           f"indexing result of shape {_dims(indexed)}")
+    if value.dtype is not t.dtype:
         raise RuntimeError(f"Index put requires the source and destination dtypes match, got "
                            f"{_scalar_name(t.dtype)} for the destination and {_scalar_name(value.dtype)} for the "
                            "source.")
-    indexed = _indexed_shape(t, spec, arrays)
-    stripped = _without_leading_ones(value._shape)
-    if not _broadcasts(stripped, indexed):
-        raise RuntimeError(f"shape mismatch: value tensor of shape {_dims(value._shape)} cannot be broadcast to "
-                           f"indexing result of shape {_dims(indexed)}")
     if stripped != value._shape:
         value = views.reshape(value, stripped)
     op, static = shape_ops.index_put_op(len(arrays)), (("accumulate", accumulate), ("spec", spec))

@@ -2,10 +2,17 @@
 from __future__ import annotations
 
 import math
+import operator
 
 
 class Size(tuple):
     """The shape of a tensor; `torch.Size([2, 3])`."""
+
+    def __new__(cls, sizes=()):
+        sizes = tuple(sizes)
+        if all(type(s) is int for s in sizes):
+            return tuple.__new__(cls, sizes)
+        return tuple.__new__(cls, [_size_item(position, s) for position, s in enumerate(sizes)])
 
     def __repr__(self) -> str:
         return f"torch.Size([{', '.join(str(d) for d in self)}])"
@@ -24,3 +31,17 @@ class Size(tuple):
 
     def __reduce__(self):
         return (Size, (tuple(self),))
+
+
+def _size_item(position: int, item) -> int:
+    """One entry as `torch.Size` reads it: anything with `__index__` (bools, NumPy integers), or a one-element
+    integer tensor; else PyTorch's TypeError."""
+    if hasattr(item, "numel") and hasattr(item, "item") and not isinstance(item, (int, float)) and item.numel() == 1:
+        value = item.item()
+        if isinstance(value, int):
+            return int(value)
+    try:
+        return operator.index(item)
+    except TypeError:
+        raise TypeError(f"torch.Size() takes an iterable of 'int' (item {position} is '{type(item).__name__}')") \
+            from None

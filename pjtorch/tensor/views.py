@@ -199,6 +199,8 @@ def _diagonal_layout(shape, stride, offset, diag_offset, dim1, dim2):
 
 
 def _unfold_layout(shape, stride, offset, dim, size, step):
+    if not shape:  # a 0-dim tensor unfolds as one element: shape (size,) with size 0 or 1
+        return (size,), (1,), offset
     count = (shape[dim] - size) // step + 1
     return (shape[:dim] + (count,) + shape[dim + 1:] + (size,),
             stride[:dim] + (stride[dim] * step,) + stride[dim + 1:] + (stride[dim],), offset)
@@ -272,6 +274,8 @@ def unflatten(t: Tensor, dim: int, sizes) -> Tensor:
 
 
 def permute(t: Tensor, *dims) -> Tensor:
+    if not dims:
+        raise TypeError('permute() missing 1 required positional arguments: "dims"')
     dims = tuple(wrap_dim(d, t.ndim) for d in shape_args(dims))
     if len(dims) != t.ndim:
         raise RuntimeError(f"permute(sparse_coo): number of dimensions in the tensor input does not match the "
@@ -284,6 +288,7 @@ def permute(t: Tensor, *dims) -> Tensor:
 
 def transpose(t: Tensor, dim0: int, dim1: int) -> Tensor:
     if t.ndim == 0:
+        wrap_dim(dim0, 0), wrap_dim(dim1, 0)
         return make_view(t, _permute_layout, "TransposeBackward0", ())
     dim0, dim1 = wrap_dim(dim0, t.ndim), wrap_dim(dim1, t.ndim)
     dims = list(range(t.ndim))
@@ -305,8 +310,7 @@ T_DEPRECATION = ("The use of `x.T` on tensors of dimension other than 2 to rever
 def T(t: Tensor) -> Tensor:
     if t.ndim != 2:
         warnings.warn(T_DEPRECATION, UserWarning, stacklevel=3)
-    return make_view(t, _permute_layout, "PermuteBackward0" if t.ndim > 2 else "TBackward0",
-                     tuple(reversed(range(t.ndim))))
+    return make_view(t, _permute_layout, "PermuteBackward0", tuple(reversed(range(t.ndim))))
 
 
 def mT(t: Tensor) -> Tensor:
@@ -319,10 +323,20 @@ def movedim(t: Tensor, source, destination) -> Tensor:
     source = [wrap_dim(d, t.ndim) for d in (source if isinstance(source, (tuple, list)) else [source])]
     destination = [wrap_dim(d, t.ndim) for d in
                    (destination if isinstance(destination, (tuple, list)) else [destination])]
+    if len(source) != len(destination):
+        raise RuntimeError(f"movedim: Invalid source or destination dims: source ({_list(source)} dims) should contain "
+                           f"the same number of dims as destination ({_list(destination)} dims)")
+    for name, dims in (("source", source), ("destination", destination)):
+        if len(set(dims)) != len(dims):
+            raise RuntimeError(f"movedim: repeated dim in `{name}` ({_list(dims)})")
     order = [d for d in range(t.ndim) if d not in source]
     for dst, src in sorted(zip(destination, source)):
         order.insert(dst, src)
     return make_view(t, _permute_layout, "PermuteBackward0", tuple(order))
+
+
+def _list(values) -> str:
+    return "[" + ", ".join(map(str, values)) + "]"
 
 
 def squeeze(t: Tensor, dim=None) -> Tensor:
@@ -330,7 +344,11 @@ def squeeze(t: Tensor, dim=None) -> Tensor:
         return make_view(t, _squeeze_layout, "SqueezeBackward0", tuple(range(t.ndim)))
     dims = dim if isinstance(dim, (tuple, list)) else (dim,)
     name = "SqueezeBackward2" if isinstance(dim, (tuple, list)) else "SqueezeBackward1"
-    return make_view(t, _squeeze_layout, name, tuple(wrap_dim(d, t.ndim) for d in dims))
+    wrapped = tuple(wrap_dim(d, t.ndim) for d in dims)
+    for position, d in enumerate(wrapped):
+        if d in wrapped[:position]:
+            raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+    return make_view(t, _squeeze_layout, name, wrapped)
 
 
 def unsqueeze(t: Tensor, dim: int) -> Tensor:
@@ -359,21 +377,36 @@ def slice_dim(t: Tensor, dim: int, start, stop, step: int = 1) -> Tensor:
 
 
 def narrow(t: Tensor, dim: int, start, length: int) -> Tensor:
+    if t.ndim == 0:
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
     dim = wrap_dim(dim, t.ndim)
     size = t._shape[dim]
     start = int(start)
     if not -size <= start <= size:
         raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], but got {start})")
     start = start % size if start < 0 else start
+    if length < 0:
+        raise RuntimeError("narrow(): length must be non-negative.")
     if start + length > size:
         raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
     return make_view(t, _slice_layout, "SliceBackward0", dim, start, start + length, 1)
 
 
+def _type_string(t: Tensor) -> str:
+    """PyTorch's `toString()` of a tensor's type: the legacy name (`torch.FloatTensor`) where one exists, else
+    `CPUBoolType`, `CPUBFloat16Type`, `CPUComplexFloatType`..."""
+    from . import dtypes
+
+    if t.dtype in (dtypes.bool, dtypes.bfloat16) or t.dtype.is_complex:
+        backend = "CUDA" if t.device.type == "cuda" else "CPU"
+        return f"{backend}{dtypes.LEGACY_NAMES[t.dtype].removesuffix('Tensor')}Type"
+    return t.type()
+
+
 def expand(t: Tensor, *sizes) -> Tensor:
     sizes = shape_args(sizes)
     if len(sizes) < t.ndim:
-        raise RuntimeError(f"expand({t.type()}{{[{', '.join(map(str, t._shape))}]}}, size=[{', '.join(map(str, sizes))}"
+        raise RuntimeError(f"expand({_type_string(t)}{{[{', '.join(map(str, t._shape))}]}}, size=[{', '.join(map(str, sizes))}"
                            f"]): the number of sizes provided ({len(sizes)}) must be greater or equal to the number "
                            f"of dimensions in the tensor ({t.ndim})")
     lead = len(sizes) - t.ndim
@@ -414,6 +447,8 @@ def unfold(t: Tensor, dimension: int, size: int, step: int) -> Tensor:
     length = t._shape[dim] if t.ndim else 1
     if size > length:
         raise RuntimeError(f"maximum size for tensor at dimension {dim} is {length} but size is {size}")
+    if size < 0:
+        raise RuntimeError(f"size is {size} but must be >= 0")
     if step <= 0:
         raise RuntimeError(f"step is {step} but must be > 0")
     return make_view(t, _unfold_layout, "UnfoldBackward0", dim, size, step)
