@@ -29,8 +29,9 @@ _SCALAR_CACHE_LIMIT = 4096
 
 
 def scalar_array(value, dtype, device):
-    """A device array for a Python scalar, cached: making one costs ~40 µs, a lookup ~0.1 µs."""
-    key = (type(value), value, dtype, device)
+    """A device array for a Python scalar, cached: making one costs ~40 µs, a lookup ~0.1 µs. A zero keys on its
+    repr, since 0.0 == -0.0 would otherwise hand out whichever sign was cached first."""
+    key = (type(value), value if value else repr(value), dtype, device.type, device.index)
     found = _SCALAR_CACHE.get(key)
     if found is None:
         if len(_SCALAR_CACHE) >= _SCALAR_CACHE_LIMIT:
@@ -152,33 +153,49 @@ _DECIDED_LIMIT = 4096
 
 
 def apply(op: Op, inputs: Sequence, static: tuple = ()):
-    """Runs `op` out of place; returns a Tensor, or a tuple of them for multi-output ops."""
-    signature = [op, static, dtypes.get_default_dtype()]
+    """Runs `op` out of place; returns a Tensor, or a tuple of them for multi-output ops. (The per-op hot path:
+    one scan of the inputs builds the signature and collects the arrays as they are held.)"""
+    signature = [op, static, _DEFAULT_DTYPE.value]
+    arrays = []
     wants_grad = False
+    deferred_inputs = False
+    scalars = False
     device = None
     for x in inputs:
         if isinstance(x, Tensor):
             storage = x._storage
-            if device is not None and storage.device is not device and storage.device != device:
-                return _apply_general(op, inputs, static)
-            if not x._whole and op.elementwise and x._stride != strided.contiguous_strides(x._shape):
+            if storage.device is not device:
+                if device is not None and storage.device != device:
+                    return _apply_general(op, inputs, static)
+                device = storage.device
+            if x._whole:
+                array = storage._array
+                if type(array) is not _ARRAY_TYPE:
+                    array = storage.lazy_array
+                    deferred_inputs = True
+                arrays.append(array)
+            elif op.elementwise and x._stride != strided.contiguous_strides(x._shape):
                 return _elementwise_layout(inputs, _apply_general(op, inputs, static))
-            device = storage.device
+            else:
+                arrays.append(x._value())
             signature.append(storage.dtype)
             signature.append(x._shape)
             if x._grad_fn is not None or x._requires_grad:
                 wants_grad = True
         else:
+            arrays.append(x)
             signature.append(type(x))
+            scalars = True
     decision = _DECIDED.get(tuple(signature))
     if decision is None or device is None:
         return _apply_general(op, inputs, static, signature)
+    if scalars:
+        _put_scalars_on_device(inputs, arrays, decision.cast, device)
     recording = wants_grad and grad_mode.STATE.enabled
     if recording and decision.dtype is not None:
-        return _apply_deferred(decision, inputs, device)
-    cast = decision.cast
-    arrays = [(x._storage.array if x._whole else x._value()) if isinstance(x, Tensor)
-              else scalar_array(x, cast or _scalar_dtype(x), device) for x in inputs]
+        return _apply_deferred(decision, inputs, arrays, device)
+    if deferred_inputs:  # read through the storage, which keeps the computed value
+        arrays = [x._storage.array if isinstance(x, Tensor) and x._whole else a for x, a in zip(inputs, arrays)]
     result = decision.kernel.jit(*arrays)
     if decision.dtype is None:
         return _finish(decision, inputs, arrays, result, device, recording)
@@ -186,11 +203,18 @@ def apply(op: Op, inputs: Sequence, static: tuple = ()):
     return Tensor._wrap_layout(result, device, decision.dtype, shape, stride)
 
 
-def _apply_deferred(decision: Decision, inputs: Sequence, device) -> Tensor:
+_DEFAULT_DTYPE = dtypes._default
+_ARRAY_TYPE = type(jax.numpy.zeros(()))
+
+
+def _put_scalars_on_device(inputs: Sequence, arrays: list, cast, device) -> None:
+    for i, x in enumerate(inputs):
+        if not isinstance(x, Tensor):
+            arrays[i] = scalar_array(x, cast or _scalar_dtype(x), device)
+
+
+def _apply_deferred(decision: Decision, inputs: Sequence, arrays: list, device) -> Tensor:
     """A recorded op's result is left for the fused backward (or the first read) to compute."""
-    cast = decision.cast
-    arrays = [(x._storage.lazy_array if x._whole else x._value()) if isinstance(x, Tensor)
-              else scalar_array(x, cast or _scalar_dtype(x), device) for x in inputs]
     kernel = decision.kernel
     shape, stride = decision.layout
     result = deferred.defer(kernel, arrays, shape, decision.dtype.jax)
@@ -284,6 +308,9 @@ def accumulator(leaf: Tensor) -> AccumulateGrad:
     return node
 
 
+_new_tuple = tuple.__new__  # a NamedTuple made through its own __new__ costs twice as much
+
+
 def record(kernel, inputs: Sequence, arrays: Sequence, outputs: Sequence[Tensor], tuple_output: bool = False,
            decision: Decision | None = None) -> None:
     """Attaches a Node for this call to its differentiable outputs (`decision`, where dispatch has one, caches
@@ -294,12 +321,13 @@ def record(kernel, inputs: Sequence, arrays: Sequence, outputs: Sequence[Tensor]
     for position, x in enumerate(inputs):
         if isinstance(x, Tensor):
             if x._base is None and x._grad_fn is not None:  # edge_of's common case, inline
-                edges.append(Edge(x._grad_fn, x._output_nr))
+                edges.append(_new_tuple(Edge, (x._grad_fn, x._output_nr)))
             else:
                 edges.append(edge_of(x))
             if saves_inputs:
                 storage = x._storage
-                versions.append(SavedVersion(storage, storage.version, storage.dtype, x._shape, x, None, 0, position))
+                versions.append(_new_tuple(SavedVersion, (storage, storage.version, storage.dtype, x._shape, x, None,
+                                                          0, position)))
         else:
             edges.append(None)
     if "result" in saves:
