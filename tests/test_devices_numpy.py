@@ -172,10 +172,16 @@ NUMPY_CALLS = {
     "asarray-dtype": lambda m: np.asarray(m.ones(2), dtype=np.float64).dtype.name,
     "transposed-strides": lambda m: np.asarray(m.arange(6).reshape(2, 3).t()).strides,
     "sliced-strides": lambda m: m.zeros(2, 3)[:, 1:].numpy().strides,
+    "ufunc": lambda m: np.sin(m.tensor([0.5, 1.0])),
+    "ufunc-0dim": lambda m: np.exp(m.tensor(1.0)),
+    "ufunc-with-scalar": lambda m: np.add(m.ones(2, dtype=m.int32), 3),
+    "ufunc-bool-result": lambda m: np.isnan(m.tensor([1.0, float("nan")])),
+    "ndarray-plus-tensor": lambda m: np.ones(2) + m.ones(2),
 }
 
 
 @pytest.mark.filterwarnings("ignore:__array__ implementation doesn't accept a copy keyword")  # torch's __array__
+@pytest.mark.filterwarnings("ignore:__array_wrap__ must accept context")  # torch's __array_wrap__
 @pytest.mark.parametrize("name", NUMPY_CALLS)
 def test_numpy_conversions_match_torch(name):
     same(NUMPY_CALLS[name])

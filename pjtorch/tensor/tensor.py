@@ -339,6 +339,14 @@ class Tensor:
             return values.astype(dtype, copy=bool(copy))
         return values.copy() if copy else values
 
+    def __array_wrap__(self, array, context=None, return_scalar=False) -> "Tensor":
+        """A NumPy ufunc applied to a tensor (`np.sin(t)`) gives a tensor sharing the result, bool results as
+        uint8, as PyTorch's does."""
+        from .factories import from_numpy
+
+        array = np.asarray(array)
+        return from_numpy(array.astype(np.uint8) if array.dtype == np.bool_ else array)
+
     def __len__(self) -> int:
         if not self._shape:
             raise TypeError("len() of a 0-d tensor")
