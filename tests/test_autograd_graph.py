@@ -710,3 +710,47 @@ def test_an_op_without_a_derivative_prints_and_raises_as_in_torch():
         return str(y), y.grad_fn.name(), str(caught.value)
 
     assert run(pt) == run(torch)
+
+
+def _assign_grad(m, value_of):
+    x = m.ones(2, requires_grad=True)
+    x.grad = value_of(m, x)
+    return x.grad
+
+
+GRAD_ASSIGNMENTS = {
+    "other-dtype": lambda m, x: m.ones(2, dtype=m.float64),
+    "integer": lambda m, x: m.ones(2, dtype=m.int64),
+    "half": lambda m, x: m.ones(2, dtype=m.float16),
+    "complex": lambda m, x: m.ones(2, dtype=m.complex64),
+    "other-size": lambda m, x: m.ones(3),
+    "extra-dim": lambda m, x: m.ones(1, 2),
+    "dtype-before-size": lambda m, x: m.ones(3, dtype=m.float64),
+    "itself": lambda m, x: x,
+    "not-a-tensor": lambda m, x: [1.0, 2.0],
+    "strided": lambda m, x: m.ones(4)[::2],
+}
+
+
+@pytest.mark.parametrize("name", GRAD_ASSIGNMENTS)
+def test_grad_assignment_checks_match_torch(name):
+    from tensor_oracle import same
+
+    same(lambda m: _assign_grad(m, GRAD_ASSIGNMENTS[name]))
+
+
+REQUIRES_GRAD_CHANGES = {
+    "method-on-int": lambda m: m.ones(2, dtype=m.int64).requires_grad_(),
+    "attribute-on-int": lambda m: setattr(m.ones(2, dtype=m.int64), "requires_grad", True),
+    "method-on-bool": lambda m: m.ones(2, dtype=m.bool).requires_grad_(),
+    "data-of-other-type": lambda m: setattr(m.ones(2, requires_grad=True), "data", [1.0]),
+    "integer-data-under-grad": lambda m: setattr(m.ones(2, requires_grad=True), "data", m.zeros(2, dtype=m.int64)),
+    "integer-data-without-grad": lambda m: setattr(m.ones(2), "data", m.zeros(2, dtype=m.int64)),
+}
+
+
+@pytest.mark.parametrize("name", REQUIRES_GRAD_CHANGES)
+def test_requires_grad_and_data_changes_match_torch(name):
+    from tensor_oracle import same
+
+    same(REQUIRES_GRAD_CHANGES[name])

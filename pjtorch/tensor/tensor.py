@@ -213,9 +213,13 @@ class Tensor:
 
     @requires_grad.setter
     def requires_grad(self, flag: bool) -> None:
-        self.requires_grad_(flag)
+        self._set_requires_grad(flag, "only Tensors of floating point and complex dtype can require gradients")
 
     def requires_grad_(self, requires_grad: bool = True) -> "Tensor":
+        return self._set_requires_grad(requires_grad, "only Tensors of floating point dtype can require gradients")
+
+    def _set_requires_grad(self, requires_grad: bool, not_floating: str) -> "Tensor":
+        """The attribute and the method refuse integer tensors in different words in PyTorch."""
         if self._grad_fn is not None:
             if requires_grad:
                 return self
@@ -224,7 +228,7 @@ class Tensor:
                 "variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach()."
             )
         if requires_grad and self.dtype.category < dtypes.FLOATING:
-            raise RuntimeError("only Tensors of floating point and complex dtype can require gradients")
+            raise RuntimeError(not_floating)
         self._requires_grad = bool(requires_grad)
         return self
 
@@ -245,11 +249,7 @@ class Tensor:
     @grad.setter
     def grad(self, value) -> None:
         if value is not None:
-            if not isinstance(value, Tensor):
-                raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of type "
-                                f"{type(value).__name__}")
-            if value._shape != self._shape:
-                raise RuntimeError("assigned grad has data of a different size")
+            _check_assigned_grad(self, value)
         self._grad = value
 
     @property
@@ -296,6 +296,10 @@ class Tensor:
 
     @data.setter
     def data(self, other: "Tensor") -> None:
+        if not isinstance(other, Tensor):
+            raise TypeError(f"Variable data has to be a tensor, but got {type(other).__name__}")
+        if self.requires_grad and other.dtype.category < dtypes.FLOATING:
+            raise RuntimeError("data set to a tensor that requires gradients must be floating point or complex dtype")
         self._storage = other._storage
         self._shape, self._stride, self._offset = other._shape, other._stride, other._offset
         self._whole = other._whole
@@ -411,6 +415,37 @@ class Tensor:
 
 
 _LAYOUTS: dict = {}
+
+
+# How PyTorch's `.grad` assignment error names a gradient's dtype: its C++ type as the compiler spells it.
+_CPP_TYPE_NAMES = {
+    "bool": "bool", "uint8": "unsigned char", "int8": "signed char", "int16": "short int", "int32": "int",
+    "int64": "long int", "float16": "c10::Half", "bfloat16": "c10::BFloat16", "float32": "float", "float64": "double",
+    "complex64": "c10::complex<float>", "complex128": "c10::complex<double>",
+}
+
+
+def _check_assigned_grad(t: Tensor, grad) -> None:
+    """PyTorch's checks on `t.grad = grad`: a tensor, not t itself, of t's dtype, device and size."""
+    if not isinstance(grad, Tensor):
+        raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of type {type(grad).__name__}")
+    if grad is t:
+        raise RuntimeError("can't assign Variable as its own grad")
+    if grad.dtype is not t.dtype:
+        raise RuntimeError(
+            f"attempting to assign a gradient with dtype '{_CPP_TYPE_NAMES[grad.dtype.name]}' to a tensor with "
+            f"grad_dtype '{dtypes.LEGACY_NAMES[t.dtype].removesuffix('Tensor')}'. The gradient must match the "
+            "tensor's grad_dtype (defaults to the tensor's dtype). You can set the tensor's grad_dtype attribute "
+            "with a specific dtype, or None to allow any dtype. Set grad_dtype with caution. Diverging the dtypes of "
+            "a tensor and its gradient may break downstream systems that assume they match.")
+    if grad.device != t.device:
+        raise RuntimeError(f"attempting to assign a gradient with device type '{grad.device.type}' to a tensor with "
+                           f"device type '{t.device.type}'. Please ensure that the gradient and the tensor are on the "
+                           "same device")
+    if grad._shape != t._shape:
+        raise RuntimeError(f"attempting to assign a gradient of size '[{', '.join(map(str, grad._shape))}]' to a "
+                           f"tensor of size '[{', '.join(map(str, t._shape))}]'. Please ensure that the gradient and "
+                           "the tensor are the same size")
 
 
 def contiguous_layout(shape: tuple) -> tuple:
