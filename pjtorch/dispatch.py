@@ -318,14 +318,17 @@ def record(kernel, inputs: Sequence, arrays: Sequence, outputs: Sequence[Tensor]
     saves = kernel.op.saves
     saves_inputs = "inputs" in saves
     edges, versions = [], []
+    inference_inputs = []
     for position, x in enumerate(inputs):
         if isinstance(x, Tensor):
             if x._base is None and x._grad_fn is not None:  # edge_of's common case, inline
                 edges.append(_new_tuple(Edge, (x._grad_fn, x._output_nr)))
             else:
                 edges.append(edge_of(x))
+            storage = x._storage
+            if storage.inference:
+                inference_inputs.append(position)
             if saves_inputs:
-                storage = x._storage
                 versions.append(_new_tuple(SavedVersion, (storage, storage.version, storage.dtype, x._shape, x, None,
                                                           0, position)))
         else:
@@ -340,10 +343,24 @@ def record(kernel, inputs: Sequence, arrays: Sequence, outputs: Sequence[Tensor]
     else:
         out_meta, saved = decision.out_meta, decision.saved(edges, arrays)
     node = node_class(kernel.op.grad_name)(kernel, tuple(edges), saved, tuple(versions), out_meta, tuple_output)
+    if inference_inputs:
+        _refuse_saved_inference_tensors(node, inference_inputs)
     for nr, out in enumerate(outputs):
         if out._storage.dtype.category >= dtypes.FLOATING:
             out._grad_fn = node
             out._output_nr = nr
+
+
+_INFERENCE_SAVED = ("Inference tensors cannot be saved for backward. Please do not use Tensors created in inference mode "
+                    "in computation tracked by autograd. To work around this, you can make a clone to get a normal "
+                    "tensor and use it in autograd, or use `torch.no_grad()` instead of `torch.inference_mode()`.")
+
+
+def _refuse_saved_inference_tensors(node, positions: list) -> None:
+    """PyTorch refuses to save an inference tensor, which is whatever input this node's backward reads."""
+    reads = node.primals_read()
+    if any(reads[p] for p in positions):
+        raise RuntimeError(_INFERENCE_SAVED)
 
 
 def _saved_version(t: Tensor, producer: str | None = None, output_nr: int = 0, position=None) -> SavedVersion:

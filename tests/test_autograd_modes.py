@@ -192,3 +192,52 @@ def test_new_threads_start_with_grad_enabled():
         thread.start()
         thread.join(5)
     assert results == [(True, True, True)]
+
+
+def _inference_case(body):
+    """`body(m, a, x)` with `a` made in inference mode and `x` a leaf that requires grad; returns its outcome and
+    `a` afterwards (PyTorch writes an in-place result before refusing it)."""
+    def case(m):
+        with m.inference_mode():
+            a = m.ones(2)
+            a.add_(1)
+        x = m.ones(2, requires_grad=True)
+        try:
+            result = body(m, a, x)
+        except RuntimeError as error:
+            result = ("raised", str(error))
+        return result, a.tolist()
+
+    return case
+
+
+INFERENCE_TENSORS = {
+    "is-inference": lambda m, a, x: (a.is_inference(), a.detach().is_inference(), a[:1].is_inference(),
+                                     (a * 2).is_inference(), a.clone().is_inference(), x.is_inference()),
+    "requires-grad": lambda m, a, x: a.requires_grad_(),
+    "saved-by-mul": lambda m, a, x: (x * a).sum(),
+    "saved-after-exp": lambda m, a, x: x.exp().mul(a),
+    "not-saved-by-add": lambda m, a, x: (x + a).sum().item(),
+    "not-saved-by-cat": lambda m, a, x: m.cat([a, x]).sum().item(),
+    "under-no-grad": lambda m, a, x: _under_no_grad(m, lambda: (x * a).sum().item()),
+    "in-place-outside": lambda m, a, x: a.add_(1),
+    "setitem-outside": lambda m, a, x: a.__setitem__(0, 5.0),
+    "views-of-normal-tensors": lambda m, a, x: _view_made_in_inference_mode(m, x).is_inference(),
+}
+
+
+def _view_made_in_inference_mode(m, x):
+    with m.inference_mode():
+        return x[:1]
+
+
+@pytest.mark.parametrize("name", INFERENCE_TENSORS)
+def test_inference_tensors_match_torch(name):
+    from tensor_oracle import same
+
+    same(_inference_case(INFERENCE_TENSORS[name]))
+
+
+def _under_no_grad(m, fn):
+    with m.no_grad():
+        return fn()

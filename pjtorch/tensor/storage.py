@@ -11,11 +11,16 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from ..autograd.grad_mode import STATE
 from ..ops.deferred import Deferred
+
+INFERENCE_INPLACE = ("Inplace update to inference tensor outside InferenceMode is not allowed.You can make a clone to "
+                     "get a normal tensor before doing inplace update.See https://github.com/pytorch/rfcs/pull/17 for "
+                     "more details.")
 
 
 class Storage:
-    __slots__ = ("_array", "_host", "version", "device", "dtype", "__weakref__")
+    __slots__ = ("_array", "_host", "version", "device", "dtype", "inference", "__weakref__")
 
     def __init__(self, array, device, dtype) -> None:
         self._array = array
@@ -23,6 +28,7 @@ class Storage:
         self.version = 0
         self.device = device
         self.dtype = dtype
+        self.inference = STATE.inference  # made in inference mode: its tensors are inference tensors
 
     @classmethod
     def of_host(cls, host: np.ndarray, device, dtype) -> "Storage":
@@ -47,9 +53,12 @@ class Storage:
         return self._array
 
     def replace(self, array) -> None:
-        """Sets a new value (an in-place op's result) and counts the mutation."""
+        """Sets a new value (an in-place op's result) and counts the mutation. An inference tensor changed outside
+        inference mode is PyTorch's error, raised (as PyTorch does) once the value is written."""
         self.version += 1
         self._write(array)
+        if self.inference and not STATE.inference:
+            raise RuntimeError(INFERENCE_INPLACE)
 
     def _write(self, array) -> None:
         if self._host is not None:
@@ -89,6 +98,7 @@ class _Untracked(Storage):
 
     def __init__(self, owner: Storage) -> None:
         super().__init__(None, owner.device, owner.dtype)
+        self.inference = owner.inference
         self._owner = owner
 
     @property

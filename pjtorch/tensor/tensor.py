@@ -202,6 +202,9 @@ class Tensor:
     def is_leaf(self) -> bool:
         return self._grad_fn is None
 
+    def is_inference(self) -> bool:
+        return self._storage.inference
+
     @property
     def is_view(self):
         return self._base is not None
@@ -229,6 +232,8 @@ class Tensor:
             )
         if requires_grad and self.dtype.category < dtypes.FLOATING:
             raise RuntimeError(not_floating)
+        if requires_grad and self._storage.inference and not grad_mode.STATE.inference:
+            raise RuntimeError("Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.")
         self._requires_grad = bool(requires_grad)
         return self
 
