@@ -24,6 +24,8 @@ from .loss import (
     binary_cross_entropy, binary_cross_entropy_with_logits, cosine_similarity, cross_entropy, huber_loss, kl_div,
     l1_loss, mse_loss, nll_loss, smooth_l1_loss,
 )
+from .more import *  # noqa: F401,F403
+from .more import __all__ as _more_all
 from .normalization import batch_norm, layer_norm, normalize
 from .padding import pad
 from .pooling import (
@@ -48,3 +50,4 @@ __all__ = [
     "pixel_unshuffle", "poisson_nll_loss", "soft_margin_loss", "triplet_margin_loss", "unfold", "upsample",
     "upsample_bilinear", "upsample_nearest",
 ]
+__all__ += _more_all

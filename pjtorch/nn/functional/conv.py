@@ -42,7 +42,7 @@ def padding_pairs(padding, kernel: tuple, stride: tuple, dilation: tuple) -> tup
         if padding != "same":
             raise RuntimeError(f"Invalid padding string: '{padding}'")
         if any(s != 1 for s in stride):
-            raise ValueError("padding='same' is not supported for strided convolutions")
+            raise RuntimeError("padding='same' is not supported for strided convolutions")
         totals = [d * (k - 1) for k, d in zip(kernel, dilation)]
         return tuple((total // 2, total - total // 2) for total in totals)
     return tuple((p, p) for p in ntuple(len(kernel), padding))

@@ -10,6 +10,8 @@ from ...tensor.tensor import Tensor
 
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     input, weight, bias = cast_inputs("linear", input, weight, bias)
+    if weight.ndim == 1 and input.ndim:
+        return _vector_linear(input, weight, bias)
     _check(input, weight)
     kind = "matrix" if input.ndim == 2 else "vector" if input.ndim == 1 else "batched"
     operands = (input, weight) if bias is None else (input, weight, bias)
@@ -29,3 +31,9 @@ def _check(input: Tensor, weight: Tensor) -> None:
     if input.dtype is not weight.dtype:
         raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {_c_type_name(input.dtype)} != "
                            f"{_c_type_name(weight.dtype)}")
+
+
+def _vector_linear(input: Tensor, weight: Tensor, bias: Tensor | None) -> Tensor:
+    """A 1-D weight gives one output per row (input @ weight), as PyTorch's composite does."""
+    out = input.matmul(weight)
+    return out if bias is None else out + bias

@@ -60,10 +60,19 @@ def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean", delta: fl
     return dispatch.apply(nn_ops.HUBER_LOSS, (input, target), static(reduction=reduction, delta=float(delta)))
 
 
-def _check_class_target(input: Tensor, target: Tensor, ignore_index: int) -> None:
-    """PyTorch's nll_loss checks: integer targets, matching batch size, classes in range (on CPU)."""
-    if target.dtype.category != dtypes.INTEGER:
-        raise RuntimeError(f"expected scalar type Long but found {dtypes.LEGACY_NAMES[target.dtype][:-6]}")
+def _no_grad_argument(function: str, name: str, tensor: Tensor | None) -> None:
+    """PyTorch's kernels without a derivative for an argument refuse one that requires grad."""
+    from ...autograd import grad_mode
+    if tensor is not None and tensor.requires_grad and grad_mode.STATE.enabled:
+        raise RuntimeError(f"The function '{function}' is not differentiable with respect to argument '{name}'. "
+                           "This input cannot have requires_grad True.")
+
+
+def _check_class_target(input: Tensor, target: Tensor, ignore_index: int, weight: Tensor | None = None) -> None:
+    """PyTorch's nll_loss checks: Long or Byte targets, matching batch size, classes in range (on CPU)."""
+    if target.dtype not in (dtypes.int64, dtypes.uint8):
+        raise RuntimeError(f"expected target dtype to be Long or Byte, but got {dtypes.LEGACY_NAMES[target.dtype][:-6]}")
+    _no_grad_argument("nll_loss2d_forward" if input.ndim > 2 else "nll_loss_forward", "weight", weight)
     if input.ndim > 1 and input.shape[0] != (target.shape[0] if target.ndim else 1):
         raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target batch_size "
                          f"({target.shape[0] if target.ndim else 1}).")
@@ -78,7 +87,7 @@ def _check_class_target(input: Tensor, target: Tensor, ignore_index: int) -> Non
 def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average=None, ignore_index: int = -100,
              reduce=None, reduction: str = "mean") -> Tensor:
     reduction = _reduction(size_average, reduce, reduction)
-    _check_class_target(input, target, ignore_index)
+    _check_class_target(input, target, ignore_index, weight)
     input, weight = cast_inputs("nll_loss", input, weight)
     operands = (input, target) if weight is None else (input, target, weight)
     return dispatch.apply(nn_ops.NLL_LOSS[input.ndim > 2], operands,
@@ -94,12 +103,10 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, s
         raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
     input, target, weight = cast_inputs("cross_entropy", input, target, weight)
     extra = () if weight is None else (weight,)
-    if target.is_floating_point():
-        if target.shape != input.shape:
-            raise RuntimeError(f"Expected target size {list(input.shape)}, got {list(target.shape)}")
+    if target.is_floating_point() and target.shape == input.shape:
         return dispatch.apply(nn_ops.CROSS_ENTROPY_PROBS[reduction], (input, target, *extra),
                               static(reduction=reduction, label_smoothing=float(label_smoothing)))
-    _check_class_target(input, target, ignore_index)
+    _check_class_target(input, target, ignore_index, weight)
     op = nn_ops.CROSS_ENTROPY[input.ndim > 2] if label_smoothing == 0 else nn_ops.CROSS_ENTROPY_SMOOTHED
     return dispatch.apply(op, (input, target, *extra), static(
         reduction=reduction, ignore_index=ignore_index, label_smoothing=float(label_smoothing)))
@@ -115,6 +122,7 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = 
         values = np.asarray(input._value(), np.float64)
         if not ((values >= 0) & (values <= 1)).all():
             raise RuntimeError("all elements of input should be between 0 and 1")
+    _no_grad_argument("binary_cross_entropy", "weight", weight)
     input, target, weight = cast_inputs("binary_cross_entropy", input, target, weight)
     extra = () if weight is None else (weight,)
     return dispatch.apply(nn_ops.BINARY_CROSS_ENTROPY, (input, target, *extra), static(reduction=reduction))
@@ -126,6 +134,8 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight: Tens
     reduction = _reduction(size_average, reduce, reduction)
     if target.shape != input.shape:
         raise ValueError(f"Target size ({target.shape}) must be the same as input size ({input.shape})")
+    _no_grad_argument("binary_cross_entropy_with_logits", "weight", weight)
+    _no_grad_argument("binary_cross_entropy_with_logits", "pos_weight", pos_weight)
     input, target, weight, pos_weight = cast_inputs("binary_cross_entropy_with_logits", input, target, weight,
                                                     pos_weight)
     extra = tuple(t for t in (weight, pos_weight) if t is not None)

@@ -26,6 +26,13 @@ def pad(input: Tensor, pad, mode: str = "constant", value: float | None = None) 
                                                                        value=0 if value is None else value))
     if mode not in ("reflect", "replicate", "circular"):
         raise NotImplementedError(f"Unrecognised padding mode {mode}")
+    if input.ndim - len(pairs) not in (1, 2):
+        raise NotImplementedError(
+            f"Padding size {len(pad)} is not supported for {input.ndim}D input tensor.\n"
+            "Supported combinations for non-constant padding:\n"
+            "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"
+            "  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n"
+            "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)")
     if value:
         raise ValueError(f"Padding mode \"{mode}\" doesn't take in value argument")
     if mode == "reflect":
@@ -33,6 +40,8 @@ def pad(input: Tensor, pad, mode: str = "constant", value: float | None = None) 
             if max(low, high) >= input.shape[dim] and (low or high):
                 raise RuntimeError(f"Argument #4: Padding size should be less than the corresponding input dimension, "
                                    f"but got: padding ({low}, {high}) at dimension {dim} of input {list(input.shape)}")
+    if mode == "circular" and any(max(low, high) > input.shape[dim] for dim, (low, high) in enumerate(width)):
+        raise RuntimeError("Padding value causes wrapping around more than once.")
     op = nn_ops.PAD["circular"] if mode == "circular" else nn_ops.PAD[(mode, len(pairs))]
     (input,) = cast_inputs(f"{_KERNEL_NAMES.get(mode, mode)}_pad{len(pairs)}d", input)
     return dispatch.apply(op, (input,), static(pad_width=width, mode=mode, value=0))

@@ -13,12 +13,18 @@ from .flatten import Flatten, Unflatten
 from .linear import Identity, Linear, NonDynamicallyQuantizableLinear
 from .loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss, L1Loss, MSELoss, NLLLoss, SmoothL1Loss
 from .module import Module
+from .more import *  # noqa: F401,F403
+from .more import __all__ as _more_all
 from .normalization import LayerNorm
 from .pooling import (
     AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveAvgPool3d, AvgPool1d, AvgPool2d, AvgPool3d, MaxPool1d, MaxPool2d,
     MaxPool3d,
 )
+from .rnn import *  # noqa: F401,F403
+from .rnn import __all__ as _rnn_all
 from .sparse import Embedding
+from .transformer import *  # noqa: F401,F403
+from .transformer import __all__ as _transformer_all
 
 __all__ = [
     "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d", "BCELoss",
@@ -29,4 +35,4 @@ __all__ = [
     "MultiheadAttention", "NLLLoss", "NonDynamicallyQuantizableLinear", "ReLU", "ReLU6", "Sequential", "SiLU",
     "Sigmoid", "SmoothL1Loss", "Softmax", "Softmin", "Softplus", "Tanh", "Unflatten",
 ]
-__all__ += _extra_all
+__all__ += _extra_all + _rnn_all + _transformer_all + _more_all

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from ...tensor.tensor import Tensor
 from .. import functional as F
+from .._utils import ntuple
 from .module import Module
 
 
@@ -60,7 +61,10 @@ class _AvgPoolNd(Module):
 class AvgPool1d(_AvgPoolNd):
     def __init__(self, kernel_size, stride=None, padding=0, ceil_mode: bool = False,
                  count_include_pad: bool = True) -> None:
-        super().__init__(kernel_size, stride, padding, ceil_mode, count_include_pad)
+        """PyTorch keeps AvgPool1d's sizes as 1-tuples (so they print as `(2,)`)."""
+        single = lambda v: ntuple(1, v)  # noqa: E731
+        super().__init__(single(kernel_size), single(stride if stride is not None else kernel_size),
+                         single(padding), ceil_mode, count_include_pad)
 
     def forward(self, input: Tensor) -> Tensor:
         return F.avg_pool1d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,

@@ -1,4 +1,6 @@
-"""`torch.nn.utils`: gradient clipping."""
+"""`torch.nn.utils`: gradient clipping, parameter/vector conversion, and the rnn sequence helpers."""
+from . import rnn
 from .clip_grad import clip_grad_norm_, clip_grad_value_
+from .convert_parameters import parameters_to_vector, vector_to_parameters
 
-__all__ = ["clip_grad_norm_", "clip_grad_value_"]
+__all__ = ["clip_grad_norm_", "clip_grad_value_", "parameters_to_vector", "rnn", "vector_to_parameters"]
