@@ -153,14 +153,21 @@ def test_case_count():
 @given(st.lists(st.integers(-1, 3), min_size=6, max_size=6), st.sampled_from(["mean", "sum", "none"]),
        st.sampled_from([0.0, 0.25]))
 def test_cross_entropy_any_targets(targets, reduction, smoothing):
-    """Any mix of classes and ignored targets (-1), including all ignored (a NaN mean in both)."""
-    logits = randn(6, 4)
+    """Any mix of classes and ignored targets (-1), including all ignored (a NaN mean in both, with a zero
+    gradient, +0 as torch's, not NaN)."""
+    logits = randn(6, 4).requires_grad_()
+    ours_logits = to_pj(logits.detach()).requires_grad_()
     target = torch.tensor(targets)
     expected = torch.nn.functional.cross_entropy(logits, target, ignore_index=-1, reduction=reduction,
                                                  label_smoothing=smoothing)
-    got = pt.nn.functional.cross_entropy(to_pj(logits), to_pj(target), ignore_index=-1, reduction=reduction,
+    got = pt.nn.functional.cross_entropy(ours_logits, to_pj(target), ignore_index=-1, reduction=reduction,
                                          label_smoothing=smoothing)
     np.testing.assert_allclose(np.asarray(got.tolist()), np.asarray(expected.tolist()), rtol=1e-5, atol=1e-6)
+    expected.sum().backward()
+    got.sum().backward()
+    theirs, ours = logits.grad.numpy(), np.asarray(ours_logits.grad.tolist(), np.float32)
+    np.testing.assert_allclose(ours, theirs, rtol=1e-5, atol=1e-6)
+    assert (np.signbit(ours) == np.signbit(theirs))[theirs == 0].all()
 
 
 def test_one_hot_matches_pytorch():

@@ -306,7 +306,14 @@ def _nll(log_probs, target, weight, reduction, ignore_index):
         return losses
     if reduction == "sum":
         return jnp.sum(losses)
-    return jnp.sum(losses) / jnp.sum(weights)
+    return _mean_over(jnp.sum(losses), jnp.sum(weights))
+
+
+def _mean_over(total, count):
+    """total / count, NaN when nothing counted (every target ignored), with a zero gradient there as PyTorch gives
+    rather than the NaN a plain 0/0 would send back."""
+    empty = count == 0
+    return jnp.where(empty, jnp.nan, total / jnp.where(empty, 1, count))
 
 
 def _nll_loss(log_probs, target, *weight, reduction, ignore_index):
@@ -328,10 +335,10 @@ def _cross_entropy(logits, target, *weight, reduction, ignore_index, label_smoot
     classes = logits.shape[dim]
     weighted = log_probs * weight.reshape(_class_weight_shape(logits)) if weight is not None else log_probs
     _, safe, ignored = _picked(log_probs, target, ignore_index)
-    smooth = jnp.where(ignored, jnp.zeros((), logits.dtype), -jnp.sum(weighted, axis=dim))
+    smooth = -jnp.where(ignored, jnp.zeros((), logits.dtype), jnp.sum(weighted, axis=dim))  # ignored: +0 gradient
     if reduction == "mean":
         counted = jnp.where(ignored, 0, weight[safe]) if weight is not None else (~ignored).astype(logits.dtype)
-        smooth = jnp.sum(smooth) / jnp.sum(counted)
+        smooth = _mean_over(jnp.sum(smooth), jnp.sum(counted))
     elif reduction == "sum":
         smooth = jnp.sum(smooth)
     return (1 - label_smoothing) * nll + smooth * (label_smoothing / classes)
