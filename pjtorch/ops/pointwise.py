@@ -31,7 +31,19 @@ def astype(x, dtype):
         x = jnp.real(x)
     if x.dtype == jnp.bool_ and dtype != jnp.bool_:
         return jnp.where(x, jnp.ones((), dtype), jnp.zeros((), dtype))
+    if kind(x.dtype) == "f" and kind(dtype) == "i":
+        return _float_to_int(x, np.dtype(dtype))
     return x.astype(dtype)
+
+
+def _float_to_int(x, dtype):
+    """Truncates through int32 (int64 for uint8 and int64) and wraps, as PyTorch's CPU casts do;
+    out-of-range values and nan become that wide type's minimum, which then wraps too."""
+    wide = np.dtype(np.int64 if dtype in (np.uint8, np.int64) else np.int32)
+    low = float(np.iinfo(wide).min)
+    t = jnp.trunc(x.astype(jnp.float64))
+    ok = (t >= low) & (t < -low)
+    return jnp.where(ok, jnp.where(ok, t, 0).astype(wide), np.iinfo(wide).min).astype(dtype)
 
 
 def kind(dtype) -> str:
@@ -107,6 +119,62 @@ def _via_float64(fn):
             return fn(x.astype(jnp.float64)).astype(jnp.float32)
         return fn(x)
     return run
+
+
+def _exp(x):
+    """exp; for complex, C99's cexp at infinite real parts (XLA's exp(re) * cis(im) gives NaN there)."""
+    if kind(x.dtype) != "c":
+        return _via_float64(jnp.exp)(x)
+    re, im = jnp.real(x), jnp.imag(x)
+    odd = jnp.isinf(re) & ~jnp.isfinite(im)
+    zero = jnp.zeros((), re.dtype)
+    special = jnp.where(re > 0, lax.complex(jnp.full((), jnp.inf, re.dtype), jnp.full((), jnp.nan, re.dtype)),
+                        lax.complex(zero, jnp.copysign(zero, im)))
+    plain = jnp.exp(jnp.where(odd, zero, x))
+    plain = jnp.where(im == 0, lax.complex(jnp.real(plain), im), plain)  # keeps a -0 imaginary part
+    return jnp.where(odd, special, plain)
+
+
+def _sqrt(x):
+    """For finite complex values, C's csqrt formula in the input's precision (XLA's rounds differently):
+    r = sqrt((|z| + |re|) / 2) and the other part im / 2r, placed by the sign of re."""
+    if kind(x.dtype) != "c":
+        return jnp.sqrt(x)
+    re, im = jnp.real(x), jnp.imag(x)
+    finite = jnp.isfinite(re) & jnp.isfinite(im) & ((re != 0) | (im != 0))
+    r = jnp.sqrt(0.5 * (jnp.hypot(re, im) + jnp.abs(re)))
+    other = 0.5 * (im / jnp.where(finite, r, 1))
+    formula = jnp.where(re >= 0, lax.complex(r, other), lax.complex(jnp.abs(other), jnp.copysign(r, im)))
+    return _c99_sqrt_specials(re, im, jnp.where(finite, formula, jnp.sqrt(x)))
+
+
+def _c99_sqrt_specials(re, im, root):
+    """C99's csqrt where XLA's differs: the imaginary part keeps im's sign (zeros included), an infinite im gives
+    (inf, im), and a NaN im with an infinite re gives (inf, NaN) or (NaN, inf)."""
+    out_re, out_im = jnp.real(root), jnp.imag(root)
+    out_im = jnp.where(jnp.isnan(im), out_im, jnp.copysign(out_im, im))
+    inf, nan = jnp.full((), jnp.inf, re.dtype), jnp.full((), jnp.nan, re.dtype)
+    nan_im = jnp.isnan(im) & jnp.isinf(re)
+    out_re = jnp.where(jnp.isinf(im), inf, jnp.where(nan_im, jnp.where(re > 0, inf, nan), out_re))
+    out_im = jnp.where(jnp.isinf(im), im, jnp.where(nan_im, jnp.where(re > 0, nan, inf), out_im))
+    return lax.complex(out_re, out_im)
+
+
+def _log(x):
+    """log; a complex value with an infinite part has an infinite real part, NaN imaginary or not (C99's clog)."""
+    if kind(x.dtype) != "c":
+        return _via_float64(jnp.log)(x)
+    result = jnp.log(x)
+    infinite = jnp.isinf(jnp.real(x)) | jnp.isinf(jnp.imag(x))
+    return jnp.where(infinite, lax.complex(jnp.full((), jnp.inf, jnp.real(x).dtype), jnp.imag(result)), result)
+
+
+def _rsqrt(x):
+    return _reciprocal(_sqrt(x)) if kind(x.dtype) == "c" else lax.rsqrt(x)
+
+
+def _reciprocal(x):
+    return _complex_divide(jnp.ones((), x.dtype), x) if kind(x.dtype) == "c" else jnp.reciprocal(x)
 
 
 # PyTorch's subgradients at the kinks (relu'(0) = 0, clamp's bounds inclusive, hardtanh's exclusive, abs'(0) = 0) come
@@ -306,12 +374,12 @@ _EXTREMUM_COMPLEX = {"c": (RuntimeError, "{name} not implemented for complex ten
 # `refusing`) and `opmath` (evaluate float16/bfloat16 in float32). Float-valued math promotes integers
 # to the default float dtype, and evaluates half precision in float32 as PyTorch does.
 _FLOAT_UNARY = {
-    "sqrt": (jnp.sqrt, {"saves": SAVES_RESULT}),
-    "rsqrt": (lax.rsqrt, {"saves": SAVES_RESULT}),
-    "exp": (_via_float64(jnp.exp), {"saves": SAVES_RESULT}),
+    "sqrt": (_sqrt, {"saves": SAVES_RESULT}),
+    "rsqrt": (_rsqrt, {"saves": SAVES_RESULT}),
+    "exp": (_exp, {"saves": SAVES_RESULT}),
     "exp2": (jnp.exp2, {"saves": SAVES_RESULT}),
     "expm1": (_via_float64(jnp.expm1), {"saves": SAVES_RESULT}),
-    "log": (_via_float64(jnp.log), {}),
+    "log": (_log, {}),
     "log2": (jnp.log2, {}),
     "log10": (jnp.log10, {}),
     "log1p": (jnp.log1p, {"grad_name": "Log1PBackward0"}),
@@ -333,7 +401,7 @@ _FLOAT_UNARY = {
     "erfinv": (special.erfinv, {"accepts": REAL, "kernel": "erfinv_vml_cpu"}),
     "lgamma": (special.gammaln, {"accepts": REAL, "kernel": "lgamma_vml_cpu"}),
     "digamma": (_digamma, {"accepts": REAL}),
-    "reciprocal": (jnp.reciprocal, {"saves": SAVES_RESULT}),
+    "reciprocal": (_reciprocal, {"saves": SAVES_RESULT}),
     "sinc": (jnp.sinc, {}),
     "logit": (_logit, {"accepts": REAL, "kernel": "logit_cpu"}),
     "i0": (special.i0, {"accepts": REAL, "kernel": "i0_vml_cpu"}),
@@ -404,7 +472,21 @@ _PREDICATES = {
 
 
 def _true_divide(a, b):
-    return a / b
+    return _complex_divide(a, b) if kind(a.dtype) == "c" else a / b
+
+
+def _complex_divide(a, b):
+    """Smith's scaled complex division (NumPy's, which PyTorch follows): NaN where the divisor has an
+    infinite or NaN part that XLA's formula turns into 0, and (a.re / 0, a.im / 0) for a zero divisor."""
+    a, b = jnp.broadcast_arrays(a, b)
+    p, q, c, d = jnp.real(a), jnp.imag(a), jnp.real(b), jnp.imag(b)
+    wide = jnp.abs(c) >= jnp.abs(d)
+    zero = wide & (c == 0) & (d == 0)
+    ratio = jnp.where(wide, d / jnp.where(zero, 1, c), c / d)
+    scale = 1 / jnp.where(wide, c + d * ratio, d + c * ratio)
+    re = jnp.where(wide, (p + q * ratio) * scale, (p * ratio + q) * scale)
+    im = jnp.where(wide, (q - p * ratio) * scale, (q * ratio - p) * scale)
+    return jnp.where(zero, lax.complex(p / jnp.abs(c), q / jnp.abs(d)), lax.complex(re, im))
 
 
 def _div(a, b, rounding_mode):
@@ -434,6 +516,8 @@ def _rsub(a, b, alpha=1):
 
 def _power(a, b):
     """jnp.power, with PyTorch's integers to negative powers: 1 and -1 keep their magnitude, others give 0."""
+    if kind(a.dtype) == "c":
+        return _exp(_c99_multiply(b, _log(a)))
     if kind(a.dtype) != "i" or not jnp.issubdtype(b.dtype, jnp.signedinteger):
         return jnp.power(a, b)
     unit = jnp.where((a == -1) & (b % 2 != 0), -1, 1).astype(a.dtype)
@@ -443,9 +527,56 @@ def _power(a, b):
 def _scalar_pow(a, exponent, dtype):
     """x ** c with c a Python number: a static exponent lets XLA use multiplies for small integers."""
     a = a.astype(dtype)
+    if a.dtype == jnp.bool_:
+        return a | jnp.logical_not(exponent)
+    if kind(a.dtype) == "c":
+        return _complex_scalar_pow(a, exponent)
     if isinstance(exponent, int) and not isinstance(exponent, bool) and 0 <= exponent <= 64:
         return lax.integer_pow(a, exponent)
     return jnp.power(a, jnp.asarray(exponent, dtype))
+
+
+def _complex_scalar_pow(a, exponent):
+    """PyTorch's complex x ** c: products for 2, 3 and -2, sqrt and reciprocals for +-0.5 and -1, exp(c log x) else."""
+    one = jnp.ones((), a.dtype)
+    special = {0: lambda: jnp.ones_like(a), 1: lambda: a, 2: lambda: a * a, 3: lambda: a * a * a,
+               -2: lambda: _complex_divide(one, a * a), 0.5: lambda: _sqrt(a),
+               -0.5: lambda: _complex_divide(one, _sqrt(a)), -1: lambda: _complex_divide(one, a)}
+    if exponent in special:
+        return special[exponent]()
+    return _exp(_c99_multiply(jnp.asarray(exponent, a.dtype), _log(a)))
+
+
+def _c99_multiply(x, y):
+    """x * y as C99's Annex G (so PyTorch's std::pow) multiplies: where the plain formula gives NaN in both parts
+    but an operand is infinite, NaN parts become signed zeros, infinite ones signed ones, and it scales by inf."""
+    a, b, c, d = jnp.real(x), jnp.imag(x), jnp.real(y), jnp.imag(y)
+    products = (a * c, b * d, a * d, b * c)
+    re, im = products[0] - products[1], products[2] + products[3]
+    x_inf, y_inf = jnp.isinf(a) | jnp.isinf(b), jnp.isinf(c) | jnp.isinf(d)
+    a, b = _unit_if_inf(a, b, x_inf)
+    c, d = _unit_if_inf(c, d, y_inf)
+    a, b = _zero_if_nan(a, b, y_inf)
+    c, d = _zero_if_nan(c, d, x_inf)
+    big = ~x_inf & ~y_inf & (jnp.isinf(products[0]) | jnp.isinf(products[1]) | jnp.isinf(products[2])
+                             | jnp.isinf(products[3]))
+    a, b = _zero_if_nan(a, b, big)
+    c, d = _zero_if_nan(c, d, big)
+    redo = jnp.isnan(re) & jnp.isnan(im) & (x_inf | y_inf | big)
+    inf = jnp.full((), jnp.inf, re.dtype)
+    return lax.complex(jnp.where(redo, inf * (a * c - b * d), re), jnp.where(redo, inf * (a * d + b * c), im))
+
+
+def _unit_if_inf(re, im, mask):
+    one, zero = jnp.ones((), re.dtype), jnp.zeros((), re.dtype)
+    box = lambda v: jnp.where(mask, jnp.copysign(jnp.where(jnp.isinf(v), one, zero), v), v)
+    return box(re), box(im)
+
+
+def _zero_if_nan(re, im, mask):
+    zero = jnp.zeros((), re.dtype)
+    box = lambda v: jnp.where(mask & jnp.isnan(v), jnp.copysign(zero, v), v)
+    return box(re), box(im)
 
 
 def _xlogy(a, b):

@@ -6,6 +6,7 @@ import functools
 import jax
 import jax.numpy as jnp
 import numpy as np
+from jax import lax
 
 from .pointwise import astype, refusing
 from .reduction import vector_if_scalar
@@ -64,6 +65,26 @@ def _repeat_interleave(x, repeats, dim):
     if dim is None:
         return jnp.repeat(x.reshape(-1), repeats)
     return jnp.repeat(x, repeats, axis=dim)
+
+
+def bitcast(x, dtype):
+    """x's bytes read as `dtype`, the last dim scaled by the ratio of element sizes (PyTorch's view(dtype)).
+    Complex goes through its (real, imag) float pairs and bool through uint8, which XLA cannot bitcast."""
+    dtype = np.dtype(dtype)
+    if jnp.iscomplexobj(x):
+        x = jnp.stack([jnp.real(x), jnp.imag(x)], axis=-1).reshape(*x.shape[:-1], -1)
+    elif x.dtype == jnp.bool_:
+        x = x.astype(jnp.uint8)
+    if dtype.kind == "c":
+        pairs = bitcast(x, np.dtype(f"f{dtype.itemsize // 2}")).reshape(*x.shape[:-1], -1, 2)
+        return lax.complex(pairs[..., 0], pairs[..., 1])
+    if dtype == np.bool_:
+        return bitcast(x, np.uint8) != 0
+    if dtype.itemsize < x.dtype.itemsize:
+        return lax.bitcast_convert_type(x, dtype).reshape(*x.shape[:-1], -1)
+    if dtype.itemsize > x.dtype.itemsize:
+        x = x.reshape(*x.shape[:-1], -1, dtype.itemsize // x.dtype.itemsize)
+    return lax.bitcast_convert_type(x, dtype)
 
 
 def _sort(x, dim, descending=False, stable=False):

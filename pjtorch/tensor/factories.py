@@ -176,7 +176,7 @@ def _scalar_tensor(value, dtype, device, requires_grad: bool) -> Tensor:
         _check_fits([value], dtype)
         value = np.asarray(value).astype(dtype.jax).item()
     target = normalize(device)
-    t = Tensor._wrap(_device_scalar(value, dtype.jax, target), target)
+    t = Tensor._wrap(dispatch.scalar_array(value, dtype.jax, target), target)
     if requires_grad:
         t._requires_grad = True
     return t
@@ -332,17 +332,9 @@ def _filler(shape: tuple, dtype, jax_device):
                    out_shardings=jax.sharding.SingleDeviceSharding(jax_device))
 
 
-def _device_scalar(value, dtype, device: Device):
-    """`dispatch.scalar_array`, except for a float or complex zero: the cache keys on `==`, where 0.0 and -0.0 are one
-    key, so the sign of a zero read from it would be whichever was cached first."""
-    if type(value) in (builtins.float, builtins.complex) and value == 0:
-        return jax.device_put(np.asarray(value, dtype), to_jax(device))
-    return dispatch.scalar_array(value, dtype, device)
-
-
 def filled_array(shape: tuple, value, dtype, device: Device):
     """A constant array made on the device by one cached compiled call (eager jnp.full costs ~100 us)."""
-    scalar = _device_scalar(value, dtype, device)
+    scalar = dispatch.scalar_array(value, dtype, device)
     if not shape:
         return scalar
     return _filler(tuple(shape), dtype, to_jax(device))(scalar)
@@ -627,17 +619,35 @@ def to_device(t: Tensor, device: Device) -> Tensor:
     return moved
 
 
+_TO_SIGNATURES = (
+    "torch.device device = None, torch.dtype dtype = None, bool non_blocking = False, bool copy = False, *, "
+    "torch.memory_format memory_format = None",
+    "torch.dtype dtype, bool non_blocking = False, bool copy = False, *, torch.memory_format memory_format = None",
+    "Tensor tensor, bool non_blocking = False, bool copy = False, *, torch.memory_format memory_format = None")
+_PYTHON_TYPE_DTYPES = {bool: dtypes.bool, int: dtypes.int64, float: dtypes.float64, complex: dtypes.complex128}
+
+
+def _python_type_dtype(dtype):
+    """PyTorch takes Python's bool, int, float and complex types as dtypes; to() reads a positional bool, float or
+    complex value as its type (an int is a device index)."""
+    return _PYTHON_TYPE_DTYPES.get(dtype, dtype) if isinstance(dtype, type) else dtype
+
+
 def _parse_to_args(args, kwargs) -> tuple:
-    device, dtype = kwargs.get("device"), kwargs.get("dtype")
-    for arg in args:
+    device, dtype = kwargs.get("device"), _python_type_dtype(kwargs.get("dtype"))
+    for position, arg in enumerate(args):
         if isinstance(arg, dtypes.dtype):
             dtype = arg
+        elif position == 0 and isinstance(arg, (bool, float, complex)) or arg in _PYTHON_TYPE_DTYPES:
+            dtype = _python_type_dtype(arg if isinstance(arg, type) else type(arg))
+        elif isinstance(arg, bool) and position > 0:
+            continue  # non_blocking or copy
         elif isinstance(arg, Tensor):
             device, dtype = arg.device, arg.dtype
         elif isinstance(arg, (str, Device, int)):
             device = arg
         elif arg is not None:
-            raise TypeError(f"to() received an invalid combination of arguments - got ({type(arg).__name__})")
+            raise invalid_arguments("to", args, kwargs, _TO_SIGNATURES)
     return (None if device is None else normalize(device)), dtype
 
 

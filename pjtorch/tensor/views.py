@@ -10,13 +10,16 @@ import math
 import warnings
 from typing import Callable, Sequence
 
+import jax.numpy as jnp
 import numpy as np
 
 from .. import dispatch
 from ..autograd import grad_mode
+from ..ops import shape as shape_ops
 from ..ops import strided
 from ..ops.registry import Op, SAVES_NOTHING
 from .size import Size
+from .storage import Storage
 from .tensor import Tensor, wrap_dim
 
 _VIEW_OPS: dict = {}
@@ -221,11 +224,52 @@ def shape_args(args) -> tuple:
 
 def view(t: Tensor, *shape) -> Tensor:
     if len(shape) == 1 and not isinstance(shape[0], (int, tuple, list)) and hasattr(shape[0], "jax"):
-        from . import functions
-
-        return functions.view_as_dtype(t, shape[0])
+        return view_dtype(t, shape[0])
     new_shape = infer_size(shape_args(shape), t.numel())
     return make_view(t, _view_layout, "ViewBackward0", new_shape)
+
+
+def view_dtype(t: Tensor, dtype) -> Tensor:
+    """`t`'s bytes as `dtype` (a copy here: storages are typed), with PyTorch's shape and its checks."""
+    old, new = t.dtype.itemsize, dtype.itemsize
+    if old != new:
+        _check_dtype_view(t, dtype)
+    shape, stride, offset = tuple(t._shape), t._stride, t._offset
+    if old != new:
+        shape = (*shape[:-1], shape[-1] * old // new)
+        stride = tuple(step * old // new for step in stride[:-1]) + (1,)
+        offset = offset * old // new
+    value = shape_ops.bitcast(t._value(), dtype.jax) if t.numel() else t._value().astype(dtype.jax)
+    return _laid_out(value.reshape(shape), t.device, dtype, stride, offset)
+
+
+def _laid_out(value, device, dtype, stride: tuple, offset: int) -> Tensor:
+    """A new tensor holding `value` at PyTorch's strides and offset, where they do not overlap."""
+    shape = tuple(value.shape)
+    if (offset == 0 and stride == strided.contiguous_strides(shape)) or strided._slice_plan(shape, stride) is None:
+        return Tensor._wrap_typed(value, device, dtype)
+    extent = offset + (1 + sum((size - 1) * step for size, step in zip(shape, stride)) if value.size else 0)
+    buffer = strided.compiled_write(shape, stride)(jnp.zeros((extent,), value.dtype), value, offset)
+    return Tensor._from_storage(Storage(buffer, device, dtype), shape, stride, offset)
+
+
+def _check_dtype_view(t: Tensor, dtype) -> None:
+    """PyTorch's conditions for viewing as a dtype of another element size."""
+    from ..ops.pointwise import SCALAR_NAMES
+    what = f"to view {SCALAR_NAMES[t.dtype.jax]} as {SCALAR_NAMES[dtype.jax]} (different element sizes)"
+    if t.ndim == 0:
+        raise RuntimeError(f"self.dim() cannot be 0 {what}")
+    if t._stride[-1] != 1:
+        raise RuntimeError(f"self.stride(-1) must be 1 {what}, but got {t._stride[-1]}")
+    ratio = dtype.itemsize // t.dtype.itemsize
+    if ratio > 1:
+        if t._shape[-1] % ratio:
+            raise RuntimeError(f"self.size(-1) must be divisible by {ratio} {what}, but got {t._shape[-1]}")
+        if t._offset % ratio:
+            raise RuntimeError(f"self.storage_offset() must be divisible by {ratio} {what}, but got {t._offset}")
+        for i, step in enumerate(t._stride[:-1]):
+            if step % ratio:
+                raise RuntimeError(f"self.stride({i}) must be divisible by {ratio} {what}, but got {step}")
 
 
 def reshape(t: Tensor, *shape) -> Tensor:
