@@ -18,7 +18,7 @@ from .. import dispatch
 from ..ops.registry import Op, SAVES_NOTHING
 from ..tensor import factories
 from ..tensor.tensor import Tensor
-from . import fused, grad_mode
+from . import anomaly_mode, fused, grad_mode
 from .graph import (AccumulateGrad, Edge, Hole, Node, OpNode, is_float, primals_differentiated, primals_read,
                     vjp_of)
 
@@ -178,7 +178,7 @@ def _run(roots: list, seeds: list, retain_graph: bool, create_graph: bool, captu
     skipped = ()
     if capture is not None or accumulate_only is not None:
         order, skipped = _prune(order, {edge.node for edge in capture or accumulate_only}, capture is None)
-    if not create_graph and not skipped and fused.can_fuse(order):
+    if not create_graph and not skipped and not anomaly_mode.checks_nan() and fused.can_fuse(order):
         found = fused.run(order, roots, seeds, retain_graph, capture, accumulate_only, outputs)
         if found is not None:
             return found
@@ -218,6 +218,9 @@ def _run_stepwise(order, roots, seeds, retain_graph, create_graph, capture, accu
                 accumulate_into_leaf(node.variable, grads_out[0], create_graph)
             continue
         grads_in = _apply_node(node, grads_out, create_graph)
+        if anomaly_mode.checks_nan():
+            anomaly_mode.check_gradients(node.name(), [g if edge is not None else None
+                                                       for g, edge in zip(grads_in, node.edges)])
         if node.post_hooks:
             if isinstance(node, OpNode):  # a built-in node computes no gradient for an input that needs none
                 grads_in = [g if edge is not None else None for g, edge in zip(grads_in, node.edges)]
