@@ -194,6 +194,8 @@ ERROR_CASES = {
     "bce size": lambda lib: lib.nn.functional.binary_cross_entropy(lib.ones(4, 1) / 2, lib.ones(4) / 2),
     "bce logits size": lambda lib: lib.nn.functional.binary_cross_entropy_with_logits(lib.ones(4, 1), lib.ones(4)),
     "layer_norm shape": lambda lib: lib.nn.functional.layer_norm(lib.ones(4, 3), (4,)),
+    "layer_norm int shape": lambda lib: lib.nn.functional.layer_norm(lib.ones(4, 3), 3),
+    "layer_norm float shape": lambda lib: lib.nn.functional.layer_norm(lib.ones(4, 3), (3.0,)),
     "dropout p": lambda lib: lib.nn.functional.dropout(lib.ones(2), 1.5),
     "max_pool pad": lambda lib: lib.nn.functional.max_pool2d(lib.ones(1, 1, 4, 4), 2, padding=2),
     "one_hot dtype": lambda lib: lib.nn.functional.one_hot(lib.tensor([1.0])),

@@ -11,6 +11,17 @@ from ...tensor.tensor import Tensor
 from .._utils import static
 
 
+def _int_tuple(function: str, name: str, position: int, value) -> tuple:
+    """A `tuple of ints` argument as PyTorch's parser takes it (a list or Size too), else its TypeError."""
+    prefix = f"{function}(): argument '{name}' (position {position}) must be tuple of ints"
+    if not isinstance(value, (tuple, list)):
+        raise TypeError(f"{prefix}, not {type(value).__name__}")
+    for index, item in enumerate(value):
+        if not isinstance(item, int) or isinstance(item, bool):
+            raise TypeError(f"{prefix}, but found element of type {type(item).__name__} at pos {index}")
+    return tuple(value)
+
+
 def _affine_operands(weight: Tensor | None, bias: Tensor | None) -> tuple:
     return tuple(t for t in (weight, bias) if t is not None)
 
@@ -38,7 +49,7 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
 
 def layer_norm(input: Tensor, normalized_shape, weight: Tensor | None = None, bias: Tensor | None = None,
                eps: float = 1e-5) -> Tensor:
-    shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
+    shape = _int_tuple("layer_norm", "normalized_shape", 2, normalized_shape)
     if tuple(input.shape[input.ndim - len(shape):]) != shape or len(shape) > input.ndim:
         expected = ", ".join(map(str, shape))
         raise RuntimeError(f"Given normalized_shape={list(shape)}, expected input with shape [*, {expected}], but got "
