@@ -4,6 +4,8 @@
 `pjtorch.tensor` (facade, dtypes, devices, factories), `pjtorch.ops` (pure JAX functions),
 `pjtorch.dispatch` (the path between them) and `pjtorch.autograd` (graph and engine).
 """
+import math as _math
+
 import jax as _jax
 
 # PyTorch's int64 and float64 are real 64-bit types; every op passes dtypes explicitly.
@@ -32,6 +34,26 @@ from .tensor.extra_functions import (  # noqa: E402
     diagflat, diff, dstack, histc, isin, kron, meshgrid, mode, msort, rot90, searchsorted, trace, tril_indices,
     triu_indices,
 )
+from .tensor.extra_functions import (  # noqa: E402
+    addbmm, addmv, addmv_, addr, adjoint, are_deterministic_algorithms_enabled, baddbmm, bartlett_window,
+    blackman_window, broadcast_shapes, broadcast_tensors, chain_matmul, complex, cumulative_trapezoid, detach,
+    diagonal_scatter, dist, frexp, get_float32_matmul_precision, get_num_interop_threads, get_num_threads, gradient,
+    hamming_window, hann_window, histogram, index_reduce, inner, is_deterministic_algorithms_warn_only_enabled,
+    kaiser_window, logdet, matrix_exp, mvlgamma, nanmedian, nanquantile, narrow_copy, pdist, polar, polygamma, put,
+    quantile, ravel, renorm, select_scatter, set_float32_matmul_precision, set_num_interop_threads, set_num_threads,
+    slice_scatter, split_with_sizes, trapezoid, trapz, typename, unique_consecutive, unravel_index,
+    use_deterministic_algorithms, vander, vdot, view_as_complex, view_as_real,
+)
+from .tensor.extra_functions import split_with_sizes as unsafe_split_with_sizes  # noqa: E402
+from .tensor.extra_functions import (  # noqa: E402
+    cholesky, cholesky_inverse, cholesky_solve, igamma, igammac, lu_solve, lu_unpack, qr, svd, triangular_solve,
+    unsafe_chunk, unsafe_split,
+)
+from .tensor.extra_functions import (  # noqa: E402
+    empty_strided, is_warn_always_enabled, nonzero_static, set_warn_always, slice_copy,
+)
+from .tensor.extra_functions import torch_range as range  # noqa: E402
+from .tensor.extra_functions import COPIES as _COPIES  # noqa: E402
 from .tensor.functions import *  # noqa: E402,F401,F403
 from .tensor.functions import UNARY_FUNCTIONS as _UNARY, BINARY_FUNCTIONS as _BINARY  # noqa: E402
 from .tensor.indexing import index_put  # noqa: E402
@@ -51,8 +73,24 @@ from .tensor.views import movedim as moveaxis, transpose as swapaxes, transpose 
 globals().update({name: fn for name, fn in {**_UNARY, **_BINARY}.items() if not name.endswith("_")})
 globals().update({name: fn for name, fn in _UNARY.items() if name.endswith("_")})
 globals().update({alias: globals()[name] for alias, name in _methods.ALIASES.items() if name in globals()})
+# The in-place forms PyTorch also exports as functions (`torch.gcd_(a, b)`, `torch.arccos_(x)`).
+globals().update({name: getattr(Tensor, name) for name in (
+    "arccos_", "arccosh_", "arcsin_", "arcsinh_", "arctan_", "arctanh_", "fix_", "negative_", "gcd_", "lcm_",
+    "ldexp_", "xlogy_", "index_put_", "resize_as_", "as_strided_") if hasattr(Tensor, name)})
+e, pi, inf, nan, newaxis = _math.e, _math.pi, _math.inf, _math.nan, None
+globals().update(_COPIES)
 
 from . import amp, nn, optim, serialization, utils  # noqa: E402
+from .nn.functional import (  # noqa: E402
+    adaptive_avg_pool1d, avg_pool1d, conv1d, conv2d, conv3d, conv_transpose1d, conv_transpose2d, conv_transpose3d,
+    cosine_similarity, max_pool1d, max_pool2d, max_pool3d, pairwise_distance, pixel_shuffle, pixel_unshuffle, prelu,
+    rrelu,
+)
+from .tensor.extra_functions import (  # noqa: E402
+    adaptive_max_pool1d, batch_norm, binary_cross_entropy_with_logits, constant_pad_nd, dropout, embedding,
+    group_norm, kl_div, layer_norm, margin_ranking_loss, max_pool1d_with_indices, poisson_nll_loss,
+    triplet_margin_loss,
+)
 from . import linalg  # noqa: E402
 from .linalg import det, matrix_power  # noqa: E402
 from .linalg import inv as inverse  # noqa: E402

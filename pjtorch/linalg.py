@@ -14,6 +14,7 @@ import numbers
 import numpy as np
 
 from . import dispatch
+from .ops import extra as _extra_ops
 from .ops import linalg as _ops
 from .tensor import dtypes, factories, views
 from .tensor import functions as _functions
@@ -23,7 +24,8 @@ from .tensor.tensor import Tensor, wrap_dim
 __all__ = ["LinAlgError", "cholesky", "cholesky_ex", "cross", "det", "diagonal", "eig", "eigh", "eigvals",
            "eigvalsh", "inv", "inv_ex", "lstsq", "matmul", "matrix_norm", "matrix_power", "matrix_rank",
            "multi_dot", "norm", "pinv", "qr", "slogdet", "solve", "solve_ex", "svd", "svdvals", "vecdot",
-           "vector_norm"]
+           "vector_norm", "matrix_exp", "solve_triangular", "lu_factor", "lu_factor_ex", "lu", "lu_solve", "vander",
+           "cond", "tensorinv", "tensorsolve"]
 
 
 class _LinAlgError(RuntimeError):
@@ -548,3 +550,97 @@ def matrix_power(A: Tensor, n: int, *, out=None) -> Tensor:
     else:
         name = "MmBackward0" if A.ndim == 2 else "UnsafeViewBackward0"
     return _into(out, dispatch.apply(_ops.MATRIX_POWER[name], (A,), _static(n=n)))
+
+
+# ----- exponential, triangular solves, LU ---------------------------------------------------------------
+
+def matrix_exp(A: Tensor) -> Tensor:
+    from .tensor.extra_functions import matrix_exp as exp
+    return exp(A)
+
+
+def solve_triangular(A: Tensor, B: Tensor, *, upper: bool, left: bool = True, unitriangular: bool = False,
+                     out=None) -> Tensor:
+    _check_matrix("linalg.solve_triangular", A)
+    if A.dtype.category < dtypes.FLOATING:
+        raise NotImplementedError(f"\"triangular_solve_cpu\" not implemented for '{_name(A.dtype)}'")
+    rows, cols = (A.shape[-1], B.shape[-1]) if left else (B.shape[-2], A.shape[-1])
+    if B.ndim < 2 or (B.shape[-2] if left else B.shape[-1]) != A.shape[-1]:
+        raise RuntimeError(f"linalg.solve_triangular: Incompatible shapes of A and B for the equation "
+                           f"{'AX = B' if left else 'XA = B'} ({A.shape[-2]}x{A.shape[-1]} and "
+                           f"{B.shape[-2] if B.ndim > 1 else 1}x{B.shape[-1]})")
+    batch = tuple(_functions._broadcast_shape(tuple(A.shape[:-2]), tuple(B.shape[:-2])))
+    A, B = A.expand(*batch, *A.shape[-2:]), B.expand(*batch, rows, cols)
+    return _into(out, dispatch.apply(_extra_ops.SOLVE_TRIANGULAR, (A, B), _static(
+        upper=builtins.bool(upper), left=builtins.bool(left), unitriangular=builtins.bool(unitriangular))))
+
+
+def lu_factor_ex(A: Tensor, *, pivot: bool = True, check_errors: bool = False, out=None):
+    if A.ndim < 2:
+        raise RuntimeError(f"torch.lu_factor: Expected tensor with 2 or more dimensions. Got size: {list(A.shape)} "
+                           "instead")
+    _check_float("linalg.lu_factor_ex", A)
+    if not pivot:
+        raise RuntimeError("linalg.lu_factor: LU without pivoting is not implemented on the CPU")
+    LU, pivots, info = dispatch.apply(_extra_ops.LU_FACTOR, (A,))
+    return _into(out, make_return("linalg_lu_factor_ex", LU=LU, pivots=pivots, info=info))
+
+
+def lu_factor(A: Tensor, *, pivot: bool = True, out=None):
+    LU, pivots, _ = lu_factor_ex(A, pivot=pivot)
+    return _into(out, make_return("linalg_lu_factor", LU=LU, pivots=pivots))
+
+
+def lu(A: Tensor, *, pivot: bool = True, out=None):
+    _check_matrix("linalg.lu", A, square=False)
+    _check_float("linalg.lu", A)
+    if not pivot:
+        raise RuntimeError("linalg.lu: LU without pivoting is not implemented on the CPU")
+    P, L, U = dispatch.apply(_extra_ops.LU, (A,))
+    return _into(out, make_return("linalg_lu", P=P, L=L, U=U))
+
+
+def lu_solve(LU: Tensor, pivots: Tensor, B: Tensor, *, left: bool = True, adjoint: bool = False,
+             out=None) -> Tensor:
+    _check_matrix("linalg.lu_solve", LU)
+    if pivots.dtype is not dtypes.int32:
+        raise RuntimeError("linalg.lu_solve: Expected pivots to be integers. Got " + _name(pivots.dtype))
+    return _into(out, dispatch.apply(_extra_ops.LU_SOLVE, (LU, pivots, B.to(LU.dtype)),
+                                     _static(left=builtins.bool(left), adjoint=builtins.bool(adjoint))))
+
+
+def vander(x: Tensor, N: int | None = None) -> Tensor:
+    """Powers x^0 .. x^(N-1) along a new last dim (integers as int64), differentiable."""
+    n = (x.shape[-1] if x.ndim else 1) if N is None else N
+    if n <= 1:
+        raise RuntimeError("N must be greater than 1.")
+    base = x if x.dtype.category >= dtypes.FLOATING else x.to(dtypes.int64)
+    return base.unsqueeze(-1) ** factories.arange(n, device=x.device).to(base.dtype)
+
+
+def cond(A: Tensor, p=None, *, out=None) -> Tensor:
+    """The condition number: the ratio of extreme singular values (p None, 2, -2), else norm(A) * norm(inv(A))."""
+    _check_matrix("linalg.cond", A, square=p not in (None, 2, -2))
+    if p in (None, 2, -2):
+        s = svdvals(A)
+        ratio = s[..., 0] / s[..., -1] if p != -2 else s[..., -1] / s[..., 0]
+        return _into(out, ratio)
+    return _into(out, matrix_norm(A, p) * matrix_norm(inv(A), p))
+
+
+def tensorinv(A: Tensor, ind: int = 2, *, out=None) -> Tensor:
+    if ind <= 0:
+        raise RuntimeError(f"Expected a strictly positive integer for 'ind', but got {ind}")
+    rows, cols = tuple(A.shape[:ind]), tuple(A.shape[ind:])
+    if math.prod(rows) != math.prod(cols):
+        raise RuntimeError(f"Expected self to satisfy the requirement prod(self.shape[ind:]) == "
+                           f"prod(self.shape[:ind]), but got {math.prod(cols)} != {math.prod(rows)}")
+    return _into(out, inv(A.reshape(math.prod(rows), -1)).reshape(*cols, *rows))
+
+
+def tensorsolve(A: Tensor, B: Tensor, dims=None, *, out=None) -> Tensor:
+    if dims is not None:
+        moved = [wrap_dim(d, A.ndim) for d in dims]
+        A = A.permute(*[d for d in range(A.ndim) if d not in moved], *moved)
+    trailing = tuple(A.shape[B.ndim:])
+    return _into(out, solve(A.reshape(B.numel(), -1), B.reshape(-1)).reshape(trailing))

@@ -7,6 +7,8 @@ Op names (or grad_name) give PyTorch's grad_fn.
 """
 from __future__ import annotations
 
+import functools
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -140,6 +142,13 @@ def _mode(x, dim, keepdim):
 MODE = Op("mode", _mode, promote="none", saves=SAVES_INPUTS_AND_INDICES)
 
 
+def _scalar_kthvalue(x, k, dim, keepdim):
+    return x, jnp.zeros((), jnp.int64)
+
+
+SCALAR_KTHVALUE = Op("kthvalue", _scalar_kthvalue, promote="none", saves=SAVES_INPUTS_AND_INDICES)
+
+
 def _histc(x, bins, low, high):
     flat = x.reshape(-1)
     if low == high:
@@ -175,8 +184,9 @@ def _searchsorted(boundaries, values, right, out_int32):
         found = jnp.searchsorted(boundaries.reshape(-1), values, side=side)
     else:
         lead = boundaries.shape[:-1]
-        b = boundaries.reshape((-1, boundaries.shape[-1]))
-        v = values.reshape((b.shape[0], -1))
+        rows = int(np.prod(lead))
+        b = boundaries.reshape((rows, boundaries.shape[-1]))
+        v = values.reshape((rows, values.shape[-1]))
         found = jax.vmap(lambda bb, vv: jnp.searchsorted(bb, vv, side=side))(b, v).reshape(lead + values.shape[-1:])
     return lax.stop_gradient(found).astype(dtype)
 
@@ -446,3 +456,445 @@ def _norm_dim(x, p, dim, keepdim):
 
 
 NORM_DIM = Op("norm", _norm_dim, grad_name="NormBackward1", promote="none")
+
+
+# ----- distances, medians, quantiles ---------------------------------------------------------------
+
+def _dist(a, b, p):
+    diff = (a - b).reshape(-1)
+    diff = jnp.abs(diff) if jnp.iscomplexobj(diff) else diff
+    if p == -float("inf"):
+        return jnp.min(jnp.abs(diff)) if diff.size else jnp.array(jnp.inf, jnp.abs(diff).dtype)
+    return _p_norm(diff, p, axis=0)
+
+
+DIST = Op("dist", _dist)
+
+
+def _pdist(x, p):
+    rows, cols = np.triu_indices(x.shape[0], 1)
+    return _p_norm(x[rows] - x[cols], p, axis=-1)
+
+
+PDIST = Op("pdist", _pdist, grad_name="PdistBackward0", promote="none")
+
+
+def _nan_last_order(x, axis):
+    """A stable order of `x` along `axis` with NaNs after every number, and how many numbers each slice holds."""
+    order = jnp.argsort(x, axis=axis, stable=True)
+    present = jnp.sum(~jnp.isnan(x), axis=axis, keepdims=True) if jnp.issubdtype(x.dtype, jnp.floating) else \
+        jnp.full(x.shape[:axis] + (1,) + x.shape[axis + 1:], x.shape[axis])
+    return order, present
+
+
+@jax.custom_jvp
+def _nanmedian_all(x):
+    flat = x.reshape(-1)
+    order, present = _nan_last_order(flat, 0)
+    pick = jnp.maximum((present - 1) // 2, 0)
+    value = flat[jnp.take(order, pick)][0]
+    return jnp.where(present[0] > 0, value, jnp.nan).astype(x.dtype) if flat.size else jnp.array(jnp.nan, x.dtype)
+
+
+@_nanmedian_all.defjvp
+def _nanmedian_all_jvp(primals, tangents):
+    """The gradient is spread evenly over the elements equal to the median (or over the NaNs, when it is NaN)."""
+    (x,), (tangent,) = primals, tangents
+    value = _nanmedian_all(x)
+    ties = jnp.where(jnp.isnan(value), jnp.isnan(x), x == value)
+    return value, jnp.sum(jnp.where(ties, tangent, 0)) / jnp.maximum(jnp.sum(ties), 1).astype(x.dtype)
+
+
+def _nanmedian_dim(x, dim, keepdim):
+    squeeze = x.ndim == 0
+    x = x.reshape(1) if squeeze else x
+    order, present = _nan_last_order(x, dim)
+    index = jnp.take_along_axis(order, jnp.maximum((present - 1) // 2, 0), axis=dim)
+    values = jnp.take_along_axis(x, index, axis=dim)
+    if squeeze or not keepdim:
+        values, index = values.reshape(values.shape[:dim] + values.shape[dim + 1:]), \
+            index.reshape(index.shape[:dim] + index.shape[dim + 1:])
+    return values, lax.stop_gradient(index).astype(jnp.int64)
+
+
+NANMEDIAN_ALL = Op("nanmedian", _nanmedian_all, grad_name="NanmedianBackward0", promote="none")
+NANMEDIAN_DIM = Op("nanmedian", _nanmedian_dim, grad_name="NanmedianBackward1", promote="none",
+                   saves=SAVES_INPUTS_AND_INDICES)
+
+# Where a quantile's rank falls between two sorted neighbours, the weight given to the upper one.
+_QUANTILE_WEIGHTS = {
+    "linear": lambda rank: rank - jnp.floor(rank),
+    "lower": lambda rank: jnp.zeros_like(rank),
+    "higher": lambda rank: (rank > jnp.floor(rank)).astype(rank.dtype),
+    "midpoint": lambda rank: jnp.where(rank > jnp.floor(rank), 0.5, 0.0).astype(rank.dtype),
+    "nearest": lambda rank: (jnp.round(rank) > jnp.floor(rank)).astype(rank.dtype),
+}
+
+
+def _quantile(x, q, dim, keepdim, interpolation, ignore_nan, scalar):
+    """Quantiles along `dim` (None: the flattened input), the q's as a new leading dim; a slice holding a NaN gives
+    NaN, unless `ignore_nan`, when only an all-NaN slice does."""
+    if dim is None:
+        x, dim = x.reshape(-1), 0
+    moved = jnp.moveaxis(x, dim, -1)
+    ordered = jnp.sort(moved, axis=-1)
+    present = jnp.sum(~jnp.isnan(moved), axis=-1, keepdims=True)
+    count = present if ignore_nan else jnp.full_like(present, moved.shape[-1])
+    rank = q.reshape((-1,) + (1,) * moved.ndim) * (count - 1).astype(q.dtype)
+    rank = jnp.clip(rank, 0, None)
+    low = jnp.floor(rank).astype(jnp.int64)
+    high = jnp.minimum(low + 1, jnp.maximum(count - 1, 0))
+    weight = _QUANTILE_WEIGHTS[interpolation](rank)
+    ordered = jnp.broadcast_to(ordered, (q.size,) + ordered.shape)
+    below = jnp.take_along_axis(ordered, low, axis=-1)
+    above = jnp.take_along_axis(ordered, high, axis=-1)
+    out = below + weight * (above - below)
+    missing = (present == 0) if ignore_nan else (present < moved.shape[-1])
+    out = jnp.where(jnp.broadcast_to(missing, out.shape), jnp.nan, out)[..., 0]
+    out = jnp.expand_dims(out, dim + 1) if keepdim else out
+    return out[0] if scalar else out
+
+
+QUANTILE = Op("quantile", _quantile, grad_name="SqueezeBackward4", promote="none", unlisted=frozenset({1}))
+
+
+# ----- renorm, frexp, polar, complex ---------------------------------------------------------------
+
+def _renorm(x, p, dim, maxnorm):
+    axes = tuple(d for d in range(x.ndim) if d != dim)
+    norms = _p_norm(x, p, axis=axes) if axes else jnp.abs(x)
+    norms = jnp.expand_dims(norms, axes) if axes else norms
+    factor = jnp.where(norms > maxnorm, maxnorm / (norms + 1e-7), 1.0).astype(x.dtype)
+    return x * factor
+
+
+RENORM = Op("renorm", _renorm, promote="none")
+
+
+def _frexp(x):
+    _, exponent = jnp.frexp(x)
+    exponent = lax.stop_gradient(exponent).astype(jnp.int32)
+    finite = jnp.isfinite(x) & (x != 0)
+    mantissa = jnp.where(finite, x / jnp.exp2(exponent.astype(x.dtype)), x)
+    return mantissa, exponent
+
+
+FREXP = Op("frexp", _frexp, promote="none")
+
+
+def _polar(magnitude, angle):
+    return lax.complex(magnitude * jnp.cos(angle), magnitude * jnp.sin(angle))
+
+
+POLAR = Op("polar", _polar, promote="none")
+COMPLEX = Op("complex", lambda real, imag: lax.complex(real, imag), promote="none", saves=SAVES_NOTHING)
+
+
+def _view_as_real(x):
+    return jnp.stack([x.real, x.imag], axis=-1)
+
+
+VIEW_AS_REAL = Op("view_as_real", _view_as_real, promote="none", saves=SAVES_NOTHING)
+VIEW_AS_COMPLEX = Op("view_as_complex", lambda x: lax.complex(x[..., 0], x[..., 1]), promote="none",
+                     saves=SAVES_NOTHING)
+
+
+def _mvlgamma(x, p):
+    offsets = jnp.arange(p, dtype=x.dtype) / 2
+    return jnp.sum(jax.scipy.special.gammaln(x[..., None] - offsets), axis=-1) + \
+        jnp.asarray(p * (p - 1) / 4 * np.log(np.pi), x.dtype)
+
+
+MVLGAMMA = Op("mvlgamma", _mvlgamma, promote="float")
+@functools.partial(jax.custom_jvp, nondiff_argnums=(1,))
+def _polygamma(x, n):
+    """Evaluated in float64 (XLA's float32 series is a few ulps off PyTorch's), then rounded to x's dtype. At the
+    poles (0, -1, -2, ...) PyTorch gives -inf for digamma at 0 (NaN at the others), and (-1)^(n+1) inf above."""
+    wide = x.astype(jnp.float64)
+    pole = (wide <= 0) & (wide == jnp.floor(wide))
+    at_pole = (jnp.where(wide == 0, -jnp.inf, jnp.nan) if n == 0 else jnp.inf if n % 2 else -jnp.inf)
+    return jnp.where(pole, at_pole, jax.scipy.special.polygamma(n, wide)).astype(x.dtype)
+
+
+@_polygamma.defjvp
+def _polygamma_jvp(n, primals, tangents):
+    """The derivative is the next polygamma, poles included (where autodiff of the masked form gives NaN)."""
+    (x,), (tangent,) = primals, tangents
+    return _polygamma(x, n), _polygamma(x, n + 1) * tangent
+
+
+POLYGAMMA = Op("polygamma", lambda x, n: _polygamma(x, n), promote="float")
+
+
+# ----- matrix-vector products ----------------------------------------------------------------------
+
+def _scaled_sum(input, product, beta, alpha):
+    """beta * input + alpha * product, where beta == 0 ignores input (NaNs included), as BLAS does."""
+    scaled = product if alpha == 1 else product * alpha
+    if beta == 0:
+        return jnp.broadcast_to(scaled, jnp.broadcast_shapes(input.shape, scaled.shape)).astype(product.dtype)
+    return (input if beta == 1 else input * beta) + scaled
+
+
+def _addmv(input, mat, vec, beta, alpha):
+    return _scaled_sum(input, jnp.matmul(mat, vec, precision=_PRECISION), beta, alpha)
+
+
+def _addr(input, vec1, vec2, beta, alpha):
+    product = vec1[:, None] * vec2[None, :]
+    if input.dtype == jnp.bool_:
+        return (input & (beta != 0)) | (product & (alpha != 0))
+    return _scaled_sum(input, product, beta, alpha)
+
+
+def _addbmm(input, batch1, batch2, beta, alpha):
+    return _scaled_sum(input, jnp.einsum("bij,bjk->ik", batch1, batch2, precision=_PRECISION), beta, alpha)
+
+
+def _baddbmm(input, batch1, batch2, beta, alpha):
+    return _scaled_sum(input, jnp.matmul(batch1, batch2, precision=_PRECISION), beta, alpha)
+
+
+ADDMV = Op("addmv", _addmv, promote="none")
+ADDR = Op("addr", _addr, promote="none")
+ADDBMM = Op("addbmm", _addbmm, promote="none")
+BADDBMM = Op("baddbmm", _baddbmm, promote="none")
+VDOT = Op("vdot", lambda a, b: jnp.sum(jnp.conj(a) * b, dtype=a.dtype), promote="none")
+
+
+def _matrix_exp(x):
+    if x.dtype in (jnp.float16, jnp.bfloat16):
+        return _matrix_exp(x.astype(jnp.float32)).astype(x.dtype)
+    return jax.scipy.linalg.expm(x) if x.ndim == 2 else jax.vmap(_matrix_exp)(x) if x.ndim > 2 else jnp.exp(x)
+
+
+MATRIX_EXP = Op("linalg_matrix_exp", _matrix_exp, promote="none")
+
+
+# ----- scatters into copies ------------------------------------------------------------------------
+
+def _put(x, index, source, accumulate):
+    flat = x.reshape(-1)
+    index = jnp.where(index < 0, index + flat.size, index).reshape(-1)
+    source = source.reshape(-1)
+    return (flat.at[index].add(source) if accumulate else flat.at[index].set(source)).reshape(x.shape)
+
+
+PUT = Op("put", _put, promote="none", unlisted=frozenset({1}))
+
+
+def _index_reduce(x, index, source, dim, reduce, include_self):
+    if x.dtype == jnp.bool_:  # or, and: as integers 0 and 1
+        counted = _index_reduce(x.astype(jnp.int32), index, source.astype(jnp.int32), dim, reduce, include_self)
+        return counted != 0
+    moved = jnp.moveaxis(x, dim, 0)
+    source = jnp.moveaxis(source, dim, 0)
+    touched = jnp.zeros(moved.shape[0], bool).at[index].set(True).reshape((-1,) + (1,) * (moved.ndim - 1))
+    identity = _REDUCE_IDENTITY[reduce](moved.dtype)
+    start = moved if include_self else jnp.where(touched, jnp.asarray(identity, moved.dtype), moved)
+    out = _segment_prod(start, index, source) if reduce == "prod" else \
+        {"amax": start.at[index].max, "amin": start.at[index].min, "mean": start.at[index].add}[reduce](source)
+    if reduce == "mean":
+        counts = jnp.zeros(moved.shape[0], moved.dtype).at[index].add(1).reshape(touched.shape)
+        counts = counts + (1 if include_self else 0)
+        divided = out / jnp.maximum(counts, 1)
+        out = jnp.where(touched, divided if jnp.issubdtype(out.dtype, jnp.inexact) else
+                        jnp.floor_divide(out, jnp.maximum(counts, 1)).astype(out.dtype), out)
+    return jnp.moveaxis(out, 0, dim)
+
+
+def _segment_prod(start, index, source):
+    """start[i] times every source row sent to i, as a masked product (JAX's scatter-multiply has no gradient for
+    repeated indices)."""
+    hits = (index[:, None] == jnp.arange(start.shape[0])[None, :]).reshape(index.shape + start.shape[:1] +
+                                                                           (1,) * (start.ndim - 1))
+    return start * jnp.prod(jnp.where(hits, source[:, None], jnp.ones((), source.dtype)), axis=0)
+
+
+def _lowest(dtype):
+    return -jnp.inf if jnp.issubdtype(dtype, jnp.inexact) else jnp.iinfo(dtype).min
+
+
+def _highest(dtype):
+    return jnp.inf if jnp.issubdtype(dtype, jnp.inexact) else jnp.iinfo(dtype).max
+
+
+_REDUCE_IDENTITY = {"prod": lambda d: 1, "mean": lambda d: 0, "amax": _lowest, "amin": _highest}
+INDEX_REDUCE = Op("index_reduce", _index_reduce, promote="none", unlisted=frozenset({1}))
+
+
+def _diagonal_scatter(x, src, offset, dim1, dim2):
+    moved = jnp.moveaxis(x, (dim1, dim2), (-2, -1))
+    length = src.shape[-1]
+    rows = np.arange(length) + max(-offset, 0)
+    cols = np.arange(length) + max(offset, 0)
+    return jnp.moveaxis(moved.at[..., rows, cols].set(src), (-2, -1), (dim1, dim2))
+
+
+def _slice_scatter(x, src, dim, start, end, step):
+    where = (slice(None),) * dim + (slice(start, end, step),)
+    return x.at[where].set(src)
+
+
+def _select_scatter(x, src, dim, index):
+    return x.at[(slice(None),) * dim + (index,)].set(src)
+
+
+DIAGONAL_SCATTER = Op("diagonal_scatter", _diagonal_scatter, promote="none", saves=SAVES_NOTHING)
+SLICE_SCATTER = Op("slice_scatter", _slice_scatter, promote="none", saves=SAVES_NOTHING)
+SELECT_SCATTER = Op("select_scatter", _select_scatter, promote="none", saves=SAVES_NOTHING)
+
+
+# ----- scatter_reduce ------------------------------------------------------------------------------
+
+def _scatter_candidates(x, index, src, dim, fill):
+    """For every position of x along `dim`, the src values scattered to it (`fill` elsewhere), as a trailing
+    axis; and whether any arrived. A masked form rather than a scatter, so that prod, amax and amin have
+    PyTorch's gradients (ties share evenly) even where indices repeat."""
+    n = x.shape[dim]
+    src = src[tuple(slice(0, s) for s in index.shape)].astype(x.dtype)
+    hits = jnp.moveaxis(index, dim, -1)[..., None] == jnp.arange(n)
+    candidates = jnp.where(hits, jnp.moveaxis(src, dim, -1)[..., None], jnp.asarray(fill, x.dtype))
+    candidates, touched = jnp.moveaxis(candidates, -1, dim), jnp.moveaxis(jnp.any(hits, axis=-2), -1, dim)
+    pad = [(0, full - part) for full, part in zip(x.shape, touched.shape)]
+    candidates = jnp.pad(candidates, pad + [(0, 0)], constant_values=jnp.asarray(fill, x.dtype))
+    return candidates, jnp.pad(touched, pad)
+
+
+def _scatter_extreme(x, index, src, dim, include_self, pick, fill):
+    candidates, touched = _scatter_candidates(x, index, src, dim, fill)
+    if include_self:
+        candidates = jnp.concatenate([x[..., None], candidates], axis=-1)
+    return jnp.where(touched, pick(candidates, axis=-1, initial=fill), x)
+
+
+def _scatter_prod(x, index, src, dim, include_self):
+    candidates, touched = _scatter_candidates(x, index, src, dim, 1)
+    product = jnp.prod(candidates, axis=-1)
+    return jnp.where(touched, product * x if include_self else product, x)
+
+
+def _scatter_sum(x, index, src, dim, include_self):
+    from .shape import _axis_indices
+    where = _axis_indices(index, dim)
+    src = src[tuple(slice(0, s) for s in index.shape)].astype(x.dtype)
+    start = x if include_self else x.at[where].set(0)
+    return start.at[where].add(src), where
+
+
+def _scatter_mean(x, index, src, dim, include_self):
+    total, where = _scatter_sum(x, index, src, dim, include_self)
+    count = (jnp.ones_like(x) if include_self else jnp.zeros_like(x).at[where].set(0)).at[where].add(1)
+    count = jnp.maximum(count, 1)
+    return total / count if jnp.issubdtype(x.dtype, jnp.inexact) else jnp.floor_divide(total, count)
+
+
+_SCATTER_REDUCE = {
+    "sum": lambda x, i, s, d, inc: _scatter_sum(x, i, s, d, inc)[0],
+    "prod": _scatter_prod,
+    "mean": _scatter_mean,
+    "amax": lambda x, i, s, d, inc: _scatter_extreme(x, i, s, d, inc, jnp.max, _lowest(x.dtype)),
+    "amin": lambda x, i, s, d, inc: _scatter_extreme(x, i, s, d, inc, jnp.min, _highest(x.dtype)),
+}
+
+
+def _scatter_reduce(x, index, src, dim, reduce, include_self=True):
+    if x.dtype == jnp.bool_:  # sum is or, prod is and: as integers 0 and 1
+        return _scatter_reduce(x.astype(jnp.int32), index, src.astype(jnp.int32), dim, reduce, include_self) != 0
+    return _SCATTER_REDUCE[reduce](x, index, src, dim, include_self)
+
+
+SCATTER_REDUCE = Op("scatter_reduce", _scatter_reduce, grad_name="ScatterReduceBackward0", promote="none",
+                    unlisted=frozenset({1}))
+
+
+# ----- a tensor times or over a number, as PyTorch's C++ composites record it ---------------------------
+
+SCALAR_MUL = Op("mul", lambda x, factor: x * jnp.asarray(factor, x.dtype), grad_name="MulBackward1", promote="none",
+                saves=SAVES_NOTHING)
+SCALAR_DIV = Op("div", lambda x, divisor: x / jnp.asarray(divisor, x.dtype), grad_name="DivBackward1",
+                promote="none", saves=SAVES_NOTHING)
+
+
+# ----- triangular solves and LU --------------------------------------------------------------------
+
+def _solve_triangular(a, b, upper, left, unitriangular):
+    return lax.linalg.triangular_solve(a, b, left_side=left, lower=not upper, unit_diagonal=unitriangular)
+
+
+SOLVE_TRIANGULAR = Op("linalg_solve_triangular", _solve_triangular)
+
+
+def _lu_factor(a):
+    lu, pivots, _ = lax.linalg.lu(a)
+    return lu, lax.stop_gradient(pivots + 1).astype(jnp.int32), jnp.zeros(a.shape[:-2], jnp.int32)
+
+
+LU_FACTOR = Op("linalg_lu_factor_ex", _lu_factor, promote="none")
+
+
+def _unpack(lu, permutation, m, n):
+    """P, L, U from a packed LU factor and its row permutation (A[perm] = L U)."""
+    k = min(m, n)
+    lower = jnp.tril(lu[..., :, :k], -1) + jnp.eye(m, k, dtype=lu.dtype)
+    upper = jnp.triu(lu[..., :k, :])
+    p = jnp.swapaxes(jax.nn.one_hot(permutation, m, dtype=lu.dtype), -1, -2)
+    return lax.stop_gradient(p), lower, upper
+
+
+def _lu(a):
+    lu, _, permutation = lax.linalg.lu(a)
+    return _unpack(lu, permutation, a.shape[-2], a.shape[-1])
+
+
+LU = Op("linalg_lu", _lu, promote="none")
+
+
+def _lu_unpack(lu, pivots):
+    permutation = lax.linalg.lu_pivots_to_permutation(pivots - 1, lu.shape[-2])
+    return _unpack(lu, permutation, lu.shape[-2], lu.shape[-1])
+
+
+LU_UNPACK = Op("lu_unpack", _lu_unpack, promote="none", unlisted=frozenset({1}))
+
+
+def _lu_solve(lu, pivots, b, left, adjoint):
+    """Solves A X = B (or X A = B, or with A^H) for A = P L U, by permutation and two triangular solves."""
+    p, lower, upper = _lu_unpack(lu, pivots)
+    solve = lax.linalg.triangular_solve
+    if left and not adjoint:
+        y = jnp.swapaxes(p, -1, -2) @ b
+        return solve(upper, solve(lower, y, left_side=True, lower=True, unit_diagonal=True), left_side=True)
+    if left:
+        y = solve(upper, b, left_side=True, transpose_a=True, conjugate_a=True)
+        return p @ solve(lower, y, left_side=True, lower=True, transpose_a=True, conjugate_a=True,
+                         unit_diagonal=True)
+    if not adjoint:
+        y = solve(upper, b, left_side=False)
+        return solve(lower, y, left_side=False, lower=True, unit_diagonal=True) @ jnp.swapaxes(p, -1, -2)
+    return jnp.conj(jnp.swapaxes(_lu_solve(lu, pivots, jnp.conj(jnp.swapaxes(b, -1, -2)), True, False), -1, -2))
+
+
+LU_SOLVE = Op("linalg_lu_solve", _lu_solve, promote="none", unlisted=frozenset({1}))
+
+
+def _cholesky_solve(b, factor, upper):
+    solve = lax.linalg.triangular_solve
+    if upper:
+        y = solve(factor, b, left_side=True, lower=False, transpose_a=True, conjugate_a=True)
+        return solve(factor, y, left_side=True, lower=False)
+    y = solve(factor, b, left_side=True, lower=True)
+    return solve(factor, y, left_side=True, lower=True, transpose_a=True, conjugate_a=True)
+
+
+CHOLESKY_SOLVE = Op("cholesky_solve", _cholesky_solve)
+
+
+def _cholesky_inverse(factor, upper):
+    eye = jnp.broadcast_to(jnp.eye(factor.shape[-1], dtype=factor.dtype), factor.shape)
+    return _cholesky_solve(eye, factor, upper)
+
+
+CHOLESKY_INVERSE = Op("cholesky_inverse", _cholesky_inverse, promote="none")
+IGAMMA = Op("igamma", lambda a, x: jax.scipy.special.gammainc(a, x), promote="float")
+IGAMMAC = Op("igammac", lambda a, x: jax.scipy.special.gammaincc(a, x), promote="float")

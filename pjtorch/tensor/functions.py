@@ -15,7 +15,7 @@ import numpy as np
 
 from .. import dispatch
 from ..amp.autocast_mode import cast_inputs
-from ..ops import linalg as linalg_ops, pointwise, reduction, shape as shape_ops, strided
+from ..ops import extra as extra_ops, linalg as linalg_ops, pointwise, reduction, shape as shape_ops, strided
 from . import dtypes, factories
 from .return_types import make_return
 from .tensor import Tensor, wrap_dim
@@ -1063,11 +1063,13 @@ def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
     for i, t in enumerate(tensors):
         if not isinstance(t, Tensor):
             raise TypeError(f"expected Tensor as element {i} in argument 0, but got {type(t).__name__}")
+    for i, t in enumerate(tensors):
+        if t.ndim == 0:
+            raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be concatenated")
     joined = [t for t in tensors if not (t.ndim == 1 and t._shape[0] == 0)] or tensors[:1]
     reference = joined[0]
-    if reference.ndim == 0:
-        raise RuntimeError("zero-dimensional tensor (at position 0) cannot be concatenated")
-    dim = wrap_dim(dim, reference.ndim)
+    # Only legacy empty tensors: PyTorch returns an empty result whatever dim says.
+    dim = wrap_dim(dim, reference.ndim) if reference._shape != (0,) else 0
     for i, t in enumerate(joined):
         if t.ndim != reference.ndim:
             raise RuntimeError(f"Tensors must have same number of dimensions: got {reference.ndim} and {t.ndim}")
@@ -1139,14 +1141,19 @@ def atleast_3d(t: Tensor) -> Tensor:
 
 def flip(input: Tensor, dims) -> Tensor:
     dims = dims if isinstance(dims, (tuple, list)) else (dims,)
-    return dispatch.apply(shape_ops.FLIP, (input,), _static(dims=tuple(wrap_dim(d, input.ndim) for d in dims)))
+    wrapped = tuple(wrap_dim(d, input.ndim) for d in dims) if input.ndim else ()  # a 0-dim input has nothing to flip
+    return dispatch.apply(shape_ops.FLIP, (input,), _static(dims=wrapped))
 
 
 def fliplr(input: Tensor) -> Tensor:
+    if input.ndim < 2:
+        raise RuntimeError("Input must be >= 2-d.")
     return flip(input, (1,))
 
 
 def flipud(input: Tensor) -> Tensor:
+    if input.ndim < 1:
+        raise RuntimeError("Input must be >= 1-d.")
     return flip(input, (0,))
 
 
@@ -1157,6 +1164,8 @@ def roll(input: Tensor, shifts, dims=None) -> Tensor:
             raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:0")
         return dispatch.apply(shape_ops.ROLL, (input,), _static(shifts=shifts, dims=None))
     dims = tuple(dims) if isinstance(dims, (tuple, list)) else (dims,)
+    if input.ndim == 0 and dims:
+        raise IndexError(f"Dimension specified as {dims[0]} but tensor has no dimensions")
     return dispatch.apply(shape_ops.ROLL, (input,), _static(shifts=shifts,
                                                             dims=tuple(wrap_dim(d, input.ndim) for d in dims)))
 
@@ -1184,19 +1193,28 @@ def repeat_interleave(input: Tensor, repeats, dim=None) -> Tensor:
                           _static(repeats=repeats, dim=None if dim is None else wrap_dim(dim, input.ndim)))
 
 
+def _check_matrix_triangle(name: str, input: Tensor) -> None:
+    if input.ndim < 2:
+        raise RuntimeError(f"{name}: input tensor must have at least 2 dimensions")
+
+
 def tril(input: Tensor, diagonal: int = 0) -> Tensor:
+    _check_matrix_triangle("tril", input)
     return dispatch.apply(shape_ops.TRIL, (input,), _static(diagonal=diagonal))
 
 
 def triu(input: Tensor, diagonal: int = 0) -> Tensor:
+    _check_matrix_triangle("triu", input)
     return dispatch.apply(shape_ops.TRIU, (input,), _static(diagonal=diagonal))
 
 
 def tril_(input: Tensor, diagonal: int = 0) -> Tensor:
+    _check_matrix_triangle("tril", input)
     return dispatch.apply_inplace(shape_ops.TRIL, input, (), _static(diagonal=diagonal))
 
 
 def triu_(input: Tensor, diagonal: int = 0) -> Tensor:
+    _check_matrix_triangle("triu", input)
     return dispatch.apply_inplace(shape_ops.TRIU, input, (), _static(diagonal=diagonal))
 
 
@@ -1216,6 +1234,8 @@ def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: boo
     size = input._shape[dim] if input.ndim else 1
     if not 0 <= k <= size:
         raise RuntimeError("selected index k out of range")
+    if input.ndim == 0:  # PyTorch gives a 0-dim input's one element back for k = 0 too
+        k = 1
     values, indices = dispatch.apply(shape_ops.TOPK, (input,), _static(k=k, dim=dim, largest=largest))
     return make_return("topk", values=values, indices=indices)
 
@@ -1224,7 +1244,8 @@ def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False):
     dim = _one_dim("kthvalue", input, dim)
     if not 1 <= k <= (input._shape[dim] if input.ndim else 1):
         raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {dim}")
-    values, indices = dispatch.apply(shape_ops.KTHVALUE, (input,), _static(k=k, dim=dim, keepdim=keepdim))
+    op = shape_ops.KTHVALUE if input.ndim else extra_ops.SCALAR_KTHVALUE  # a 0-dim input of any dtype is its own
+    values, indices = dispatch.apply(op, (input,), _static(k=k, dim=dim, keepdim=keepdim))
     return make_return("kthvalue", values=values, indices=indices)
 
 
@@ -1315,10 +1336,42 @@ def scatter_add_(input: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
     return dispatch.apply_inplace(shape_ops.SCATTER_ADD, input, (index, src), _static(dim=dim))
 
 
+_SCATTER_REDUCTIONS = ("sum", "prod", "mean", "amax", "amin")
+
+
+def _check_scatter_reduce(input: Tensor, dim: int, index: Tensor, src: Tensor, reduce: str) -> tuple:
+    reduce = {"max": "amax", "min": "amin"}.get(reduce, reduce)  # PyTorch's older names, still taken
+    if reduce not in _SCATTER_REDUCTIONS:
+        raise RuntimeError(f"reduce argument must be either sum, prod, mean, amax or amin, got {reduce}")
+    if reduce == "mean" and input.dtype is dtypes.bool:
+        raise NotImplementedError("\"scatter_gather_tensor_cpu_reduce_mean\" not implemented for 'Bool'")
+    return _static(dim=_check_scatter(input, dim, index, src), reduce=reduce)
+
+
 def scatter_reduce(input: Tensor, dim: int, index: Tensor, src: Tensor, reduce: str, *,
                    include_self: bool = True) -> Tensor:
-    return dispatch.apply(shape_ops.SCATTER_REDUCE, (input, index, src),
-                          _static(dim=wrap_dim(dim, input.ndim), reduce=reduce, include_self=include_self))
+    static = _check_scatter_reduce(input, dim, index, src, reduce) + (("include_self", include_self),)
+    return dispatch.apply(extra_ops.SCATTER_REDUCE, (input, index, src), tuple(sorted(static)))
+
+
+def scatter_reduce_(input: Tensor, dim: int, index: Tensor, src: Tensor, reduce: str, *,
+                    include_self: bool = True) -> Tensor:
+    static = _check_scatter_reduce(input, dim, index, src, reduce) + (("include_self", include_self),)
+    return dispatch.apply_inplace(extra_ops.SCATTER_REDUCE, input, (index, src), tuple(sorted(static)))
+
+
+def masked_scatter_(input: Tensor, mask: Tensor, source: Tensor) -> Tensor:
+    return dispatch.apply_inplace(shape_ops.MASKED_SCATTER, input, (mask, source))
+
+
+def cumsum_(input: Tensor, dim: int, *, dtype=None) -> Tensor:
+    return dispatch.apply_inplace(reduction.CUMSUM, input, (), _static(dim=wrap_dim(dim, input.ndim),
+                                                                       dtype=_jax_dtype(dtype)))
+
+
+def cumprod_(input: Tensor, dim: int, *, dtype=None) -> Tensor:
+    return dispatch.apply_inplace(reduction.CUMPROD, input, (), _static(dim=wrap_dim(dim, input.ndim),
+                                                                        dtype=_jax_dtype(dtype)))
 
 
 def index_select(input: Tensor, dim: int, index: Tensor) -> Tensor:
@@ -1388,10 +1441,21 @@ def take(input: Tensor, index: Tensor) -> Tensor:
 
 
 def take_along_dim(input: Tensor, indices: Tensor, dim=None) -> Tensor:
+    """gather along `dim` after broadcasting input and indices against each other everywhere else; with no dim,
+    along the flattened input."""
+    if indices.dtype is not dtypes.int64:
+        raise RuntimeError(f"torch.take_along_dim(): dtype of indices should be Long but got "
+                           f"{_scalar_type_name(indices.dtype)}")
     if dim is None:
-        return take(input, indices)
-    return gather(input, dim, indices.expand(
-        tuple(s if d != wrap_dim(dim, input.ndim) else indices._shape[d] for d, s in enumerate(input._shape))))
+        return gather(input.reshape(-1), 0, indices.reshape(-1))
+    if input.ndim != indices.ndim:
+        raise RuntimeError(f"torch.take_along_dim(): input and indices should have the same number of dimensions, "
+                           f"but got {input.ndim} dimensions for input, and {indices.ndim} dimensions for indices")
+    dim = wrap_dim(dim, input.ndim)
+    common = list(pointwise.broadcast_shapes(input._shape[:dim] + (1,) + input._shape[dim + 1:],
+                                             indices._shape[:dim] + (1,) + indices._shape[dim + 1:]))
+    sized = lambda size: tuple(common[:dim] + [size] + common[dim + 1:])  # noqa: E731
+    return gather(input.expand(sized(input._shape[dim])), dim, indices.expand(sized(indices._shape[dim])))
 
 
 def _check_mask(mask: Tensor, name: str) -> None:
@@ -1457,18 +1521,36 @@ def argwhere(input: Tensor) -> Tensor:
     return nonzero(input)
 
 
+def _check_unique_dim(input: Tensor, dim: int) -> None:
+    """PyTorch's unique(dim=...) takes an empty tensor only when its one empty dim is the selected one."""
+    if input.numel():
+        return
+    if input._shape[dim] != 0:
+        raise RuntimeError("There are 0 sized dimensions, and they aren't selected, so unique cannot be applied")
+    if builtins.sum(1 for size in input._shape if size == 0) > 1:
+        raise RuntimeError("Number of zero sized dimensions is more than one, so unique cannot be applied ")
+
+
 def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False, return_counts: bool = False,
            dim=None):
-    values = np.asarray(input._value())
-    found = np.unique(values if dim is None else values, return_inverse=return_inverse,
-                      return_counts=return_counts, axis=dim)
-    if not isinstance(found, tuple):
-        return factories.tensor(found, dtype=input.dtype, device=input.device)
+    """Sorted distinct elements (or slices along `dim`); NaNs stay distinct. Read on the host, as the size depends
+    on the values."""
+    values = np.asarray(input._value()).reshape(input._shape)
+    if dim is not None:
+        dim = wrap_dim(dim, input.ndim)
+        _check_unique_dim(input, dim)
+    if dim is not None and input._shape[dim] == 0:
+        found = (values, np.zeros(0, np.int64), np.zeros(0, np.int64))
+    else:
+        found = np.unique(values.reshape(-1) if dim is None else values, return_inverse=True, return_counts=True,
+                          axis=dim, equal_nan=False)
     parts = [factories.tensor(found[0], dtype=input.dtype, device=input.device)]
-    for extra in found[1:]:
-        parts.append(factories.tensor(np.asarray(extra, np.int64).reshape(
-            input._shape if extra is found[1] and return_inverse and dim is None else -1), device=input.device))
-    return tuple(parts)
+    if return_inverse:
+        inverse = np.asarray(found[1], np.int64).reshape(input._shape if dim is None else -1)
+        parts.append(factories.tensor(inverse, dtype=dtypes.int64, device=input.device))
+    if return_counts:
+        parts.append(factories.tensor(np.asarray(found[2], np.int64), dtype=dtypes.int64, device=input.device))
+    return parts[0] if len(parts) == 1 else tuple(parts)
 
 
 # ----- comparisons of whole tensors ---------------------------------------------------------------
@@ -1520,8 +1602,10 @@ def is_number(value) -> bool:
 
 
 _HELPERS = {"as_operand", "dims_arg", "make_return", "wrap_dim", "Tensor", "to_dtype", "view_as_dtype"}
+# In-place forms PyTorch has as Tensor methods only, not as `torch.*` functions.
+_METHODS_ONLY = {"scatter_reduce_", "masked_scatter_", "cumsum_", "cumprod_"}
 __all__ = [name for name, value in list(globals().items())
-           if callable(value) and not name.startswith("_") and name not in _HELPERS
+           if callable(value) and not name.startswith("_") and name not in _HELPERS | _METHODS_ONLY
            and getattr(value, "__module__", None) == __name__ and not isinstance(value, type)]
 # `torch.contiguous_format` and the like, which clone() takes, are exported from here.
 memory_format, contiguous_format = dtypes.memory_format, dtypes.contiguous_format

@@ -103,7 +103,15 @@ _NAMED = {
     "kron": extra_functions.kron, "rot90": extra_functions.rot90, "mode": extra_functions.mode,
     "msort": extra_functions.msort, "cross": extra_functions.cross, "cov": extra_functions.cov,
     "corrcoef": extra_functions.corrcoef, "clamp_min_": functions.clamp_min_, "clamp_max_": functions.clamp_max_,
-    "to": factories.to,
+    "to": factories.to, "scatter_reduce_": functions.scatter_reduce_, "masked_scatter_": functions.masked_scatter_,
+    "cumsum_": functions.cumsum_, "cumprod_": functions.cumprod_,
+    **{name: getattr(extra_functions, name) for name in (
+        "dist", "nanmedian", "quantile", "nanquantile", "renorm", "renorm_", "frexp", "mvlgamma", "addmv", "addmv_",
+        "addr", "addr_", "addbmm", "addbmm_", "baddbmm", "baddbmm_", "vdot", "inner", "logdet", "matrix_exp", "put",
+        "put_", "index_reduce", "index_reduce_", "diagonal_scatter", "select_scatter", "slice_scatter",
+        "unique_consecutive", "histogram", "ravel", "adjoint", "type_as", "sum_to_size", "fill_diagonal_",
+        "split_with_sizes", "narrow_copy", "svd", "qr", "cholesky", "cholesky_solve", "cholesky_inverse",
+        "triangular_solve", "igamma", "igammac", "igamma_", "igammac_", "lu_solve", "addmm_", "nonzero_static")},
 }
 
 for _name, _fn in _NAMED.items():
@@ -136,6 +144,47 @@ def _new_tensor(self, data, dtype=None, device=None, requires_grad=False):
 def _new_full(self, size, fill_value, dtype=None, device=None, requires_grad=False):
     return factories.full(size, fill_value, dtype=dtype or self.dtype, device=device or self.device,
                           requires_grad=requires_grad)
+
+
+def _pin_memory(self, device=None):
+    """Host memory is handed to the accelerator by XLA itself: with one present this is the tensor unchanged."""
+    from .. import cuda
+    if not cuda.is_available():
+        raise RuntimeError("Cannot access accelerator device when none is available.")
+    return self
+
+
+def _new_empty_strided(self, size, stride, dtype=None, device=None, requires_grad=False, **kwargs):
+    return factories.empty(size, dtype=dtype or self.dtype, device=device or self.device,
+                           requires_grad=requires_grad).as_strided(size, stride)
+
+
+def _polygamma(self, n):
+    return extra_functions.polygamma(n, self)
+
+
+def _polygamma_(self, n):
+    return self.copy_(extra_functions.polygamma(n, self))
+
+
+def _mvlgamma_(self, p):
+    return self.copy_(extra_functions.mvlgamma(self, p))
+
+
+def _unsafe_split(self, split_size, dim=0):
+    return views.split(self, split_size, dim)
+
+
+def _apply_(self, callable):
+    """Calls a Python function on every element, as PyTorch's CPU-only apply_ does (slow by design)."""
+    values = np.vectorize(callable, otypes=[self.dtype.jax])(np.asarray(self._value()))
+    return self.copy_(factories.tensor(values, dtype=self.dtype))
+
+
+def _map_(self, other, callable):
+    values = np.vectorize(callable, otypes=[self.dtype.jax])(np.asarray(self._value()),
+                                                            np.asarray(other.expand_as(self)._value()))
+    return self.copy_(factories.tensor(values, dtype=self.dtype))
 
 
 def _cpu(self, memory_format=None):
@@ -177,15 +226,39 @@ def _bernoulli_(self, p=0.5, *, generator=None):
     return self.copy_(drawn)
 
 
+def _uniform_draws(self, generator):
+    return random.rand(self.shape, device=self.device, generator=generator, dtype=self.dtype)
+
+
+def _log_normal_(self, mean=1.0, std=2.0, *, generator=None):
+    drawn = random.randn(self.shape, device=self.device, generator=generator, dtype=self.dtype)
+    return self.copy_((drawn * std + mean).exp())
+
+
+def _cauchy_(self, median=0.0, sigma=1.0, *, generator=None):
+    return self.copy_(((_uniform_draws(self, generator) - 0.5) * np.pi).tan() * sigma + median)
+
+
+def _geometric_(self, p, *, generator=None):
+    """The number of Bernoulli(p) trials up to the first success."""
+    trials = ((1 - _uniform_draws(self, generator)).log() / np.log1p(-p)).ceil().clamp(min=1)
+    return self.copy_(trials)
+
+
 def _exponential_(self, lambd=1.0, *, generator=None):
     uniform = random.rand(self.shape, device=self.device, generator=generator, dtype=self.dtype)
     return self.copy_(-(1 - uniform).log() / lambd)
 
 
+def _real(self):
+    """The real part, differentiable (SelectBackward0 as in PyTorch), though a copy rather than a view here."""
+    return extra_functions.view_as_real(self).select(-1, 0) if self.is_complex() else self
+
+
 def _imag(self):
     if not self.is_complex():
         raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
-    return Tensor._wrap(self._value().imag, self.device)
+    return extra_functions.view_as_real(self).select(-1, 1)
 
 
 def _late(module: str, name: str):
@@ -209,11 +282,18 @@ _EXTRA = {
     "new_empty": _new_factory(factories.empty), "new_tensor": _new_tensor, "new_full": _new_full,
     "cpu": _cpu, "cuda": _cuda,
     "uniform_": _random_fill("uniform"), "normal_": _random_fill("normal"), "random_": _random_,
-    "bernoulli_": _bernoulli_, "exponential_": _exponential_,
+    "bernoulli_": _bernoulli_, "exponential_": _exponential_, "log_normal_": _log_normal_, "cauchy_": _cauchy_,
+    "geometric_": _geometric_, "bernoulli": random.bernoulli, "multinomial": random.multinomial,
+    "new_empty_strided": _new_empty_strided, "polygamma": _polygamma, "polygamma_": _polygamma_,
+    "mvlgamma_": _mvlgamma_, "unsafe_split": _unsafe_split, "unsafe_chunk": views.chunk,
+    "unsafe_split_with_sizes": extra_functions.split_with_sizes, "apply_": _apply_, "map_": _map_,
+    "resolve_conj": functions.resolve_conj, "resolve_neg": functions.resolve_neg,
+    "pin_memory": _pin_memory, "is_pinned": lambda self, device=None: False, "share_memory_": lambda self: self,
+    "to_dense": lambda self, dtype=None, *, masked_grad=None: self if dtype is None else self.to(dtype),
     "__getitem__": indexing.getitem, "__setitem__": indexing.setitem,
     "T": property(views.T), "mT": property(views.mT), "H": property(lambda self: views.T(self).conj()),
     "mH": property(lambda self: views.mT(self).conj()),
-    "real": property(lambda self: self if not self.is_complex() else Tensor._wrap(self._value().real, self.device)),
+    "real": property(_real),
     "imag": property(_imag),
     "layout": property(lambda self: extra_functions.strided), "is_sparse": property(lambda self: False),
 }
