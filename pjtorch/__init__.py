@@ -16,6 +16,7 @@ _jax.config.update("jax_cpu_enable_async_dispatch", False)
 
 from . import autograd, backends, cuda, version  # noqa: E402
 from .autograd import enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad, set_grad_enabled  # noqa: E402,E501
+from .autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled  # noqa: E402
 from .tensor import methods as _methods  # noqa: E402,F401
 from .tensor.device import device  # noqa: E402
 from .tensor.dtypes import operands_result_type as result_type  # noqa: E402
@@ -62,6 +63,7 @@ from .tensor.random import (  # noqa: E402
     Generator, bernoulli, default_generator, get_rng_state, initial_seed, manual_seed, multinomial, normal, rand,
     rand_like, randint, randint_like, randn, randn_like, randperm, seed, set_rng_state,
 )
+from .tensor.legacy import CPU_TYPES as _LEGACY_TYPES  # noqa: E402
 from .tensor.size import Size  # noqa: E402
 from .tensor.tensor import Tensor  # noqa: E402
 from .tensor.views import (  # noqa: E402
@@ -70,6 +72,7 @@ from .tensor.views import (  # noqa: E402
 )
 from .tensor.views import movedim as moveaxis, transpose as swapaxes, transpose as swapdims  # noqa: E402
 
+globals().update({legacy.__name__: legacy for legacy in _LEGACY_TYPES.values()})  # torch.FloatTensor, ...
 globals().update({name: fn for name, fn in {**_UNARY, **_BINARY}.items() if not name.endswith("_")})
 globals().update({name: fn for name, fn in _UNARY.items() if name.endswith("_")})
 globals().update({alias: globals()[name] for alias, name in _methods.ALIASES.items() if name in globals()})

@@ -4,6 +4,9 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from .tensor.device import device as _device, gpu_devices, normalize
+from .tensor.legacy import CUDA_TYPES as _LEGACY_TYPES
+
+globals().update({legacy.__name__: legacy for legacy in _LEGACY_TYPES.values()})  # torch.cuda.FloatTensor, ...
 
 
 def is_available() -> bool:

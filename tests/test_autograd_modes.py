@@ -241,3 +241,62 @@ def test_inference_tensors_match_torch(name):
 def _under_no_grad(m, fn):
     with m.no_grad():
         return fn()
+
+
+def _nan_gradient(m, body):
+    """`body(m)` under detect_anomaly: PyTorch's error names the first node whose gradient holds NaN."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with m.autograd.detect_anomaly():
+            try:
+                return body(m)
+            except RuntimeError as error:
+                return ("raised", str(error))
+
+
+ANOMALIES = {
+    "div-by-zero": lambda m: (m.tensor([0.0, 1.0], requires_grad=True) / m.tensor([0.0, 1.0], requires_grad=True))
+    .sum().backward(),
+    "mul-by-nan": lambda m: (m.tensor([1.0], requires_grad=True) * float("nan")).sum().backward(),
+    "sqrt-of-negative-grad": lambda m: m.autograd.grad(*_leaf_sqrt_sum(m)),
+    "inf-is-no-anomaly": lambda m: _grad_of(m, lambda x: x.sqrt().sum(), [0.0, 1.0]),
+    "nan-input-is-no-anomaly": lambda m: _grad_of(m, lambda x: (x * 2).sum(), [float("nan")]),
+}
+
+
+def _leaf_sqrt_sum(m):
+    x = m.tensor([-1.0], requires_grad=True)
+    return x.sqrt().sum(), x
+
+
+def _grad_of(m, f, values):
+    x = m.tensor(values, requires_grad=True)
+    f(x).backward()
+    return x.grad
+
+
+@pytest.mark.parametrize("name", ANOMALIES)
+def test_detect_anomaly_matches_torch(name):
+    from tensor_oracle import same
+
+    same(lambda m: _nan_gradient(m, ANOMALIES[name]))
+
+
+def test_set_detect_anomaly_sets_at_once_and_restores_on_exit():
+    from tensor_oracle import same
+
+    def states(m):
+        seen = [m.is_anomaly_enabled()]
+        guard = m.autograd.set_detect_anomaly(True, check_nan=False)
+        seen += [m.is_anomaly_enabled(), m.is_anomaly_check_nan_enabled()]
+        with guard:
+            pass
+        seen.append(m.is_anomaly_enabled())
+        with m.autograd.set_detect_anomaly(True):
+            seen.append(m.is_anomaly_enabled())
+        seen.append(m.is_anomaly_enabled())
+        return seen
+
+    same(states)

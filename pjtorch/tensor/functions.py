@@ -1592,9 +1592,7 @@ def numel(input: Tensor) -> int:
 
 
 def is_nonzero(input: Tensor) -> bool:
-    if input.numel() != 1:
-        raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
-    return bool(input.item())
+    return bool(input)  # Tensor.__bool__ words the ambiguity errors as PyTorch's is_nonzero does
 
 
 def is_number(value) -> bool:

@@ -8,6 +8,8 @@ import operator
 class Size(tuple):
     """The shape of a tensor; `torch.Size([2, 3])`."""
 
+    __module__ = "torch"  # printed as PyTorch prints it: <class 'torch.Size'>
+
     def __new__(cls, sizes=()):
         sizes = tuple(sizes)
         if all(type(s) is int for s in sizes):

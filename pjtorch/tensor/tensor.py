@@ -31,6 +31,8 @@ NON_LEAF_GRAD_WARNING = (
 class Tensor:
     """A PyTorch tensor whose operations run as compiled JAX functions."""
 
+    __module__ = "torch"  # printed as PyTorch prints it: <class 'torch.Tensor'>
+
     # Autograd and view state: class defaults, so a fresh op result sets only its layout.
     _base = None
     _view_version = 0
@@ -80,8 +82,20 @@ class Tensor:
                     and tuple(stride) == strided.contiguous_strides(shape))
         return t
 
+    def __new__(cls, *args, **kwargs) -> "Tensor":
+        """`torch.Tensor(...)`, PyTorch's legacy constructor in the default dtype."""
+        from .legacy import legacy_new
+
+        return legacy_new(dtypes.get_default_dtype(), kwargs.pop("device", None), args, kwargs, any_tensor=True)
+
     def __init__(self, *args, **kwargs) -> None:
-        raise TypeError("use torch.tensor(...) to construct a tensor")
+        """Everything happens in __new__."""
+
+    def new(self, *args, **kwargs) -> "Tensor":
+        """The legacy constructor in this tensor's dtype and device."""
+        from .legacy import legacy_new
+
+        return legacy_new(self.dtype, kwargs.pop("device", self.device), args, kwargs)
 
     # ----- value access -------------------------------------------------------------------------
     def _value(self):
@@ -192,11 +206,16 @@ class Tensor:
     def untyped_storage(self) -> Storage:
         return self._storage
 
-    def type(self, dtype=None):
+    def type(self, dtype=None, non_blocking: bool = False, **kwargs):
+        """The legacy type name (`'torch.FloatTensor'`), or this tensor converted to a dtype or legacy type."""
+        if dtype is None:
+            dtype = kwargs.pop("dtype", None)
         if dtype is None:
             prefix = "torch.cuda." if self.is_cuda else "torch."
             return prefix + dtypes.LEGACY_NAMES[self.dtype]
-        return self.to(dtype)
+        from .legacy import convert_type
+
+        return convert_type(self, dtype, non_blocking)
 
     @property
     def is_leaf(self) -> bool:
@@ -368,8 +387,15 @@ class Tensor:
 
     def __bool__(self) -> bool:
         if self.numel() != 1:
-            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+            amount = "no values" if self.numel() == 0 else "more than one value"
+            raise RuntimeError(f"Boolean value of Tensor with {amount} is ambiguous")
         return bool(self.item())
+
+    def __contains__(self, element) -> bool:
+        if not isinstance(element, (Tensor, bool, int, float, complex)):
+            raise RuntimeError(f"Tensor.__contains__ only supports Tensor or scalar, but you passed in a "
+                               f"{type(element)}.")
+        return bool((self == element).any().item())
 
     def __float__(self) -> float:
         return float(self._scalar_for("float"))
@@ -388,7 +414,13 @@ class Tensor:
     def _scalar_for(self, kind: str):
         if self.numel() != 1:
             raise ValueError("only one element tensors can be converted to Python scalars")
-        return self.item()
+        value = self.item()
+        if kind != "complex" and isinstance(value, complex):
+            if value.imag != 0:
+                raise RuntimeError(f"value cannot be converted to type {'int64_t' if kind == 'int' else 'double'} "
+                                   "without overflow")
+            return value.real
+        return value
 
     def __format__(self, spec: str) -> str:
         if not self._shape:
@@ -397,6 +429,30 @@ class Tensor:
 
     def __hash__(self) -> int:
         return id(self)
+
+    def __deepcopy__(self, memo: dict) -> "Tensor":
+        """A leaf's copy with its own memory (views copied together keep sharing it), requires_grad and grad."""
+        if self._grad_fn is not None:
+            raise RuntimeError(DEEPCOPY_OF_NON_LEAF)
+        if id(self) in memo:
+            return memo[id(self)]
+        import copy
+
+        new = object.__new__(type(self))
+        memo[id(self)] = new
+        for name, value in self.__dict__.items():
+            if name == "_storage":
+                value = _copied_storage(value, memo)
+            elif name == "_accumulator":
+                value = None
+            else:
+                value = copy.deepcopy(value, memo)
+            new.__dict__[name] = value
+        return new
+
+    def __reduce_ex__(self, protocol):
+        """Pickled as its values, dtype and requires_grad (a non-leaf comes back a leaf, as in PyTorch)."""
+        return (_unpickle, (self._host_values().copy(), self.dtype.name, self.requires_grad))
 
     def __repr__(self, *, tensor_contents=None) -> str:
         values = self._host_values()
@@ -422,12 +478,38 @@ class Tensor:
 _LAYOUTS: dict = {}
 
 
-# How PyTorch's `.grad` assignment error names a gradient's dtype: its C++ type as the compiler spells it.
+DEEPCOPY_OF_NON_LEAF = (
+    "Only Tensors created explicitly by the user (graph leaves) support the deepcopy protocol at the moment.  If "
+    "you were attempting to deepcopy a module, this may be because of a torch.nn.utils.weight_norm usage, see "
+    "https://github.com/pytorch/pytorch/pull/103001")
+
+
+def _copied_storage(storage: Storage, memo: dict) -> Storage:
+    """One copy per storage in a deepcopy, so tensors that shared memory share the copy's."""
+    key = ("storage", id(storage))
+    if key not in memo:
+        copied = Storage(storage.array, storage.device, storage.dtype)  # a jax.Array is immutable: shared safely
+        copied.version, copied.inference = storage.version, storage.inference
+        memo[key] = copied
+    return memo[key]
+
+
+def _unpickle(values: np.ndarray, dtype_name: str, requires_grad: bool) -> "Tensor":
+    from .factories import tensor
+
+    return tensor(values, dtype=getattr(dtypes, dtype_name), requires_grad=requires_grad)
+
+
+# How PyTorch's messages name a dtype's C++ type, as the compiler spells it.
 _CPP_TYPE_NAMES = {
     "bool": "bool", "uint8": "unsigned char", "int8": "signed char", "int16": "short int", "int32": "int",
     "int64": "long int", "float16": "c10::Half", "bfloat16": "c10::BFloat16", "float32": "float", "float64": "double",
     "complex64": "c10::complex<float>", "complex128": "c10::complex<double>",
 }
+
+
+def cpp_type_name(dtype: dtypes.dtype) -> str:
+    return _CPP_TYPE_NAMES[dtype.name]
 
 
 def _check_assigned_grad(t: Tensor, grad) -> None:
@@ -438,7 +520,7 @@ def _check_assigned_grad(t: Tensor, grad) -> None:
         raise RuntimeError("can't assign Variable as its own grad")
     if grad.dtype is not t.dtype:
         raise RuntimeError(
-            f"attempting to assign a gradient with dtype '{_CPP_TYPE_NAMES[grad.dtype.name]}' to a tensor with "
+            f"attempting to assign a gradient with dtype '{cpp_type_name(grad.dtype)}' to a tensor with "
             f"grad_dtype '{dtypes.LEGACY_NAMES[t.dtype].removesuffix('Tensor')}'. The gradient must match the "
             "tensor's grad_dtype (defaults to the tensor's dtype). You can set the tensor's grad_dtype attribute "
             "with a specific dtype, or None to allow any dtype. Set grad_dtype with caution. Diverging the dtypes of "
