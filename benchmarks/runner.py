@@ -10,7 +10,7 @@ from benchmarks import suite
 from benchmarks.devices import Target
 from benchmarks.impls import Impl
 from benchmarks.progress import ProgressBar
-from benchmarks.timing import Policy, Timing, measure
+from benchmarks.timing import Policy, Timing, calibrate, sample, summarise
 
 MAX_ERROR_CHARS = 400
 
@@ -64,21 +64,49 @@ def plan_tasks(
 
 
 def run_tasks(tasks: list[Task], policy: Policy, progress: ProgressBar) -> list[Result]:
+    """The implementations of one case are sampled in turn, round after round, so that a slow spell of the
+    machine (a shared host swings by 2x over seconds) falls on all of them rather than on whichever ran then."""
     results = []
-    for task in tasks:
-        progress.start(task.label())
-        results.append(run_task(task, policy))
-        progress.advance()
+    for group in _cases(tasks):
+        results.extend(_run_case(group, policy, progress))
     return results
 
 
-def run_task(task: Task, policy: Policy) -> Result:
-    identity = (task.workload, task.params, task.target.name, task.impl.name)
-    try:
-        prepared = task.impl.prepare(task.workload, task.target, task.params)
-        return Result(*identity, timing=measure(prepared.step, prepared.sync, policy))
-    except Exception as error:  # any failure of an implementation is a result to report
-        return Result(*identity, error=describe_error(error))
+def _cases(tasks: list[Task]) -> list[list[Task]]:
+    groups: dict = {}
+    for task in tasks:
+        key = (task.workload, repr(task.params), task.target.name)
+        groups.setdefault(key, []).append(task)
+    return list(groups.values())
+
+
+def _run_case(tasks: list[Task], policy: Policy, progress: ProgressBar) -> list[Result]:
+    prepared, calibrations, samples, errors = {}, {}, {}, {}
+    for i, task in enumerate(tasks):
+        progress.start(task.label())
+        try:
+            prepared[i] = task.impl.prepare(task.workload, task.target, task.params)
+            calibrations[i] = calibrate(prepared[i].step, prepared[i].sync, policy)
+            samples[i] = []
+        except Exception as error:  # any failure of an implementation is a result to report
+            errors[i] = describe_error(error)
+    rounds = min((c.repeats for c in calibrations.values()), default=0)
+    for _ in range(rounds):
+        for i in list(samples):
+            try:
+                samples[i].append(sample(prepared[i].step, prepared[i].sync, calibrations[i]))
+            except Exception as error:
+                errors[i] = describe_error(error)
+                del samples[i]
+    results = []
+    for i, task in enumerate(tasks):
+        identity = (task.workload, task.params, task.target.name, task.impl.name)
+        if i in samples:
+            results.append(Result(*identity, timing=summarise(calibrations[i], samples[i])))
+        else:
+            results.append(Result(*identity, error=errors[i]))
+        progress.advance()
+    return results
 
 
 def describe_error(error: Exception) -> str:

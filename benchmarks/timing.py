@@ -25,6 +25,7 @@ class Policy:
 QUICK = Policy(warmup=1, repeats=5, min_sample_s=0.002, budget_s=0.5)
 FULL = Policy(warmup=1, repeats=11, min_sample_s=0.02, budget_s=6.0)
 MIN_REPEATS = 3
+CALIBRATION_CALLS = 3
 
 
 @dataclass(frozen=True)
@@ -44,15 +45,29 @@ class Timing:
         return asdict(self)
 
 
-def measure(step: Callable[[], Any], sync: Callable[[Any], None], policy: Policy) -> Timing:
+@dataclass(frozen=True)
+class Calibration:
+    """What a case's warm-up found: its first (compiling) call, and how many calls make one sample."""
+
+    first_call_s: float
+    inner: int
+    repeats: int
+
+
+def calibrate(step: Callable[[], Any], sync: Callable[[Any], None], policy: Policy) -> Calibration:
     first_call_s = _time_calls(step, sync, 1)
     for _ in range(policy.warmup):
         sync(step())
-    one_call_s = max(_time_calls(step, sync, 1), 1e-9)
+    # The fastest of a few calls: a later call may still compile (pjtorch fuses a graph it meets again), and a
+    # sample of one slow call per round would be timed cold, after the other implementations' rounds.
+    one_call_s = max(min(_time_calls(step, sync, 1) for _ in range(CALIBRATION_CALLS)), 1e-9)
     inner = max(1, math.ceil(policy.min_sample_s / one_call_s))
-    repeats = _affordable_repeats(one_call_s * inner, policy)
-    samples = [_time_calls(step, sync, inner) / inner for _ in range(repeats)]
-    return _summarise(first_call_s, samples, inner)
+    return Calibration(first_call_s, inner, _affordable_repeats(one_call_s * inner, policy))
+
+
+def sample(step: Callable[[], Any], sync: Callable[[Any], None], calibration: Calibration) -> float:
+    """Seconds per call over one sample's calls."""
+    return _time_calls(step, sync, calibration.inner) / calibration.inner
 
 
 def _time_calls(step: Callable[[], Any], sync: Callable[[Any], None], calls: int) -> float:
@@ -67,15 +82,15 @@ def _affordable_repeats(sample_s: float, policy: Policy) -> int:
     return max(MIN_REPEATS, min(policy.repeats, int(policy.budget_s / sample_s)))
 
 
-def _summarise(first_call_s: float, samples: list[float], inner: int) -> Timing:
+def summarise(calibration: Calibration, samples: list[float]) -> Timing:
     q1, _, q3 = statistics.quantiles(samples, n=4, method="inclusive")
     return Timing(
-        first_call_s=first_call_s,
+        first_call_s=calibration.first_call_s,
         median_s=statistics.median(samples),
         q1_s=q1,
         q3_s=q3,
         min_s=min(samples),
         max_s=max(samples),
         repeats=len(samples),
-        inner_loops=inner,
+        inner_loops=calibration.inner,
     )
