@@ -84,6 +84,7 @@ def _unary(op):
         return dispatch.apply_inplace(op, input, (), _options(op.name, args, options))
 
     run.__name__, run_.__name__ = op.name, op.name + "_"
+    run.plain_op = op  # what the operator methods may dispatch directly for tensor and number operands
     return run, run_
 
 
@@ -145,6 +146,7 @@ def _binary(op):
         return dispatch.apply_inplace(op, input, (as_operand(other),), _static(**options))
 
     run.__name__, run_.__name__ = op.name, op.name + "_"
+    run.plain_op = op  # what the operator methods may dispatch directly for tensor and number operands
     return run, run_
 
 
@@ -159,6 +161,9 @@ def _alpha(alpha) -> tuple:
 
 def add(input, other, *, alpha=1) -> Tensor:
     return dispatch.apply(pointwise.BINARY["add"], (as_operand(input, "input"), as_operand(other)), _alpha(alpha))
+
+
+add.plain_op = pointwise.BINARY["add"]
 
 
 def _is_bool(x) -> bool:
@@ -208,6 +213,9 @@ def div(input, other, *, rounding_mode=None) -> Tensor:
     static = _rounding(rounding_mode)
     _check_divisor(pointwise.ROUNDING_DIV, input, other)
     return dispatch.apply(pointwise.ROUNDING_DIV, (input, other), static)
+
+
+div.plain_op = pointwise.BINARY["div"]
 
 
 def div_(input: Tensor, other, *, rounding_mode=None) -> Tensor:

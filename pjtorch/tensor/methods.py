@@ -35,8 +35,14 @@ def _reflected(fn):
     return method
 
 
-def _forward(fn):
+def _forward(fn, op=None):
+    """`t ⊕ other` as fn(t, other); where fn is a plain dispatch of `op`, a tensor or Python number goes straight
+    to dispatch (the per-op hot path: no conversion can apply to them)."""
+    apply = dispatch.apply
+
     def method(self, other):
+        if op is not None and type(other) in _PLAIN_OPERANDS:
+            return apply(op, (self, other), ())
         try:
             other = as_operand(other)
         except TypeError:
@@ -44,6 +50,9 @@ def _forward(fn):
         return fn(self, other)
 
     return method
+
+
+_PLAIN_OPERANDS = frozenset({Tensor, bool, int, float, complex})
 
 
 def _inplace_operator(fn):
@@ -325,9 +334,12 @@ _OPERATORS = (
 # which decides the order of next_functions.
 _COMMUTATIVE = {"__radd__", "__rmul__", "__rand__", "__ror__", "__rxor__"}
 for _dunder, _fn, _reflected_name, _inplace_name, _method_name in _OPERATORS:
-    setattr(Tensor, _dunder, _forward(_fn))
-    if _reflected_name:
-        setattr(Tensor, _reflected_name, (_forward if _reflected_name in _COMMUTATIVE else _reflected)(_fn))
+    # `plain_op`: the op a function only dispatches (for default options), with no conversion or check of its own
+    setattr(Tensor, _dunder, _forward(_fn, getattr(_fn, "plain_op", None)))
+    if _reflected_name in _COMMUTATIVE:
+        setattr(Tensor, _reflected_name, _forward(_fn, getattr(_fn, "plain_op", None)))
+    elif _reflected_name:
+        setattr(Tensor, _reflected_name, _reflected(_fn))
     if _inplace_name:
         setattr(Tensor, _inplace_name, _inplace_operator(getattr(Tensor, _method_name)))
 

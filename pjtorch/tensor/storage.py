@@ -7,7 +7,6 @@ seen by the other (JAX would copy).
 """
 from __future__ import annotations
 
-import jax
 import jax.numpy as jnp
 import numpy as np
 
@@ -87,8 +86,8 @@ class Storage:
         return _Untracked(self)
 
     def block_until_ready(self) -> None:
-        if self._array is not None and isinstance(self.array, jax.Array):
-            self._array.block_until_ready()
+        if self._array is not None:  # a host-backed storage is ready; a deferred one is computed by .array
+            self.array.block_until_ready()
 
 
 class _Untracked(Storage):
