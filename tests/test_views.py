@@ -493,3 +493,29 @@ def test_a_view_made_under_no_grad_requires_grad_but_sends_no_gradient():
         return shown, facts, str(caught.value)
 
     assert run(pjtorch) == run(reference())
+
+
+def _writes_through(m, make_view):
+    base = m.arange(6.0).reshape(2, 3)
+    view = make_view(m, base)
+    view[0, 1] = -1.0
+    return base, view
+
+
+LAID_OUT_AS_TORCH = {
+    "rot90-odd": lambda m: m.rot90(m.arange(6.0).reshape(2, 3), 1),
+    "rot90-negative": lambda m: m.rot90(m.arange(6.0).reshape(2, 3), -1),
+    "rot90-even": lambda m: m.rot90(m.arange(6.0).reshape(2, 3), 2),
+    "rot90-3d-dims": lambda m: m.rot90(m.arange(24.0).reshape(2, 3, 4), 1, [2, 0]),
+    "einsum-permutation": lambda m: m.einsum("ijk->kij", m.arange(24.0).reshape(2, 3, 4)),
+    "einsum-implicit-permutation": lambda m: m.einsum("kji", m.arange(24.0).reshape(2, 3, 4)),
+    "einsum-identity": lambda m: m.einsum("ij->ij", m.arange(6.0).reshape(2, 3)),
+    "einsum-permutation-shares": lambda m: _writes_through(m, lambda m, b: m.einsum("ij->ji", b)),
+}
+
+
+@pytest.mark.parametrize("name", LAID_OUT_AS_TORCH)
+def test_results_laid_out_as_torch(name):
+    from tensor_oracle import same
+
+    same(LAID_OUT_AS_TORCH[name], layout=True)

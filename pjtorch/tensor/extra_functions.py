@@ -16,6 +16,7 @@ import numpy as np
 from .. import dispatch
 from ..ops import extra as extra_ops
 from ..ops import shape as shape_ops
+from ..ops import strided as strided_ops
 from ..ops.registry import Op, SAVES_NOTHING
 from . import dtypes
 from .tensor import Tensor, wrap_dim
@@ -305,7 +306,13 @@ def rot90(input: Tensor, k: int = 1, dims=(0, 1)) -> Tensor:
     d0, d1 = wrap_dim(dims[0], input.ndim), wrap_dim(dims[1], input.ndim)
     if d0 == d1:
         raise RuntimeError(f"expected rotation dims to be different, but got dim0 = {d0} and dim1 = {d1}")
-    return dispatch.apply(extra_ops.ROT90, (input,), _static(k=k % 4, dims=(d0, d1)))
+    result = dispatch.apply(extra_ops.ROT90, (input,), _static(k=k % 4, dims=(d0, d1)))
+    if k % 2 == 0:
+        return result
+    # PyTorch's odd rotations are a transposed view of a flipped copy: the input's strides, d0 and d1 swapped.
+    stride = list(strided_ops.contiguous_strides(tuple(input.shape)))
+    stride[d0], stride[d1] = stride[d1], stride[d0]
+    return dispatch.laid_out(result, tuple(stride))
 
 
 def block_diag(*tensors) -> Tensor:

@@ -16,7 +16,7 @@ import numpy as np
 from .. import dispatch
 from ..amp.autocast_mode import cast_inputs
 from ..ops import extra as extra_ops, linalg as linalg_ops, pointwise, reduction, shape as shape_ops, strided
-from . import dtypes, factories
+from . import dtypes, factories, views
 from .return_types import make_return
 from .tensor import Tensor, wrap_dim
 
@@ -842,8 +842,23 @@ def einsum(equation: str, *operands) -> Tensor:
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
     operands = _einsum_operands(equation.replace(" ", ""), cast_inputs("einsum", *operands))
+    order = _einsum_permutation(equation.replace(" ", ""), len(operands))
+    if order is not None:
+        return views.permute(operands[0], *order)  # a view, as PyTorch's einsum returns for a pure permutation
     return dispatch.apply(linalg_ops.EINSUM[_einsum_grad_name(equation.replace(" ", ""), len(operands))], operands,
                           _static(equation=equation))
+
+
+def _einsum_permutation(equation: str, count: int) -> tuple | None:
+    """The dims order when the equation only reorders one operand's distinct labels (`'ijk->kij'`), else None."""
+    inputs, arrow, output = equation.partition("->")
+    if count != 1 or "..." in equation or len(set(inputs)) != len(inputs):
+        return None
+    if not arrow:
+        output = "".join(sorted(inputs))
+    if sorted(output) != sorted(inputs):
+        return None
+    return tuple(inputs.index(label) for label in output)
 
 
 def _einsum_grad_name(equation: str, count: int) -> str:
