@@ -24,6 +24,22 @@ CONVERSIONS = {
     "class-name": lambda m: (repr(type(m.ones(1))), repr(m.Size), repr(type(m.ones(1).shape))),
 }
 
+ARGUMENT_ERRORS = {
+    "prod-dim-of-0dim": lambda m: m.tensor(3.0).prod(1),
+    "prod-dim-0-of-0dim": lambda m: m.tensor(3.0).prod(-1),
+    "mode-dim-of-0dim": lambda m: m.tensor(3.0).mode(1),
+    "argmax-of-bool": lambda m: m.tensor([True, False]).argmax(),
+    "argmin-of-bool-bad-dim": lambda m: m.tensor([True]).argmin(5),
+    "trace-of-0dim-bool": lambda m: m.tensor(True).trace(),
+    "cumsum-without-dim": lambda m: m.ones(2).cumsum(),
+    "cumprod-without-dim": lambda m: m.cumprod(m.ones(2)),
+    "cummax-without-dim": lambda m: m.ones(2).cummax(),
+    "logsumexp-without-dim": lambda m: m.ones(2).logsumexp(),
+    "softmax-without-dim": lambda m: m.softmax(m.ones(2)),
+    "log-softmax-without-dim": lambda m: m.ones(2).log_softmax(),
+    "flip-without-dims": lambda m: m.ones(2).flip(),
+}
+
 LEGACY = {
     "Tensor-data": lambda m: m.Tensor([1, 2]),
     "Tensor-sizes": lambda m: m.Tensor(2, 3).shape,
@@ -72,6 +88,11 @@ LEGACY = {
 @pytest.mark.parametrize("name", CONVERSIONS)
 def test_python_conversions_match_torch(name):
     same(CONVERSIONS[name])
+
+
+@pytest.mark.parametrize("name", ARGUMENT_ERRORS)
+def test_argument_errors_match_torch(name):
+    same(ARGUMENT_ERRORS[name])
 
 
 @pytest.mark.parametrize("name", LEGACY)

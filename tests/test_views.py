@@ -511,6 +511,10 @@ LAID_OUT_AS_TORCH = {
     "einsum-implicit-permutation": lambda m: m.einsum("kji", m.arange(24.0).reshape(2, 3, 4)),
     "einsum-identity": lambda m: m.einsum("ij->ij", m.arange(6.0).reshape(2, 3)),
     "einsum-permutation-shares": lambda m: _writes_through(m, lambda m, b: m.einsum("ij->ji", b)),
+    "sort-of-transposed": lambda m: m.tensor([[3.0, 1.0, 2.0], [0.0, 5.0, 4.0]]).t().sort(0),
+    "sort-of-sliced": lambda m: m.tensor([[3.0, 1.0, 2.0], [0.0, 5.0, 4.0]])[:, ::2].sort(0),
+    "sort-of-expanded": lambda m: m.tensor([[3.0, 1.0, 2.0]]).expand(2, 3).sort(1),
+    "argsort-of-transposed": lambda m: m.tensor([[3.0, 1.0, 2.0], [0.0, 5.0, 4.0]]).t().argsort(),
 }
 
 

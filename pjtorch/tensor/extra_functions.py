@@ -128,10 +128,10 @@ def diagflat(input: Tensor, offset: int = 0) -> Tensor:
 
 
 def trace(input: Tensor) -> Tensor:
-    if input.ndim != 2:
-        raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {input.ndim}")
     if input.dtype is dtypes.bool:
         raise NotImplementedError("\"trace\" not implemented for 'Bool'")
+    if input.ndim != 2:
+        raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {input.ndim}")
     result = input.dtype if input.dtype.category >= dtypes.FLOATING else dtypes.int64
     return dispatch.apply(extra_ops.TRACE, (input,), _static(dtype=result.jax))
 
@@ -336,6 +336,7 @@ def msort(input: Tensor) -> Tensor:
 def mode(input: Tensor, dim: int = -1, keepdim: bool = False):
     from .return_types import make_return
     if input.ndim == 0:
+        wrap_dim(dim, 0)  # a 0-dim input takes dim -1 or 0
         values, indices = input.clone(), input.new_zeros((), dtype=dtypes.int64)
         return make_return("mode", values=values, indices=indices)
     from .functions import _check_reduced_dims

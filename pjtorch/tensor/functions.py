@@ -36,6 +36,16 @@ def as_operand(value, name: str = "other"):
     raise TypeError(f"{name} must be a Tensor or a Number, but got {type(value).__name__}")
 
 
+REQUIRED = object()  # the default of an argument PyTorch requires, so that its absence gets PyTorch's words
+
+
+def required(function: str, **arguments) -> None:
+    missing = [name for name, value in arguments.items() if value is REQUIRED]
+    if missing:
+        raise TypeError(f"{function}() missing {len(missing)} required positional arguments: "
+                        + ", ".join(f'"{name}"' for name in missing))
+
+
 def dims_arg(dim, ndim: int):
     """None, an int, or a sequence of ints -> None or a sorted tuple of wrapped dims."""
     if dim is None:
@@ -475,7 +485,8 @@ def nansum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Ten
 
 
 def prod(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
-    dims = None if dim is None else (wrap_dim(dim, input.ndim),) if input.ndim else None
+    dims = None if dim is None else (wrap_dim(dim, input.ndim),)  # a 0-dim input takes dim -1 or 0
+    dims = dims if input.ndim else None
     op = reduction.PROD if dims is None else reduction.PROD_DIM
     return dispatch.apply(op, (input,), _static(dim=dims, keepdim=keepdim, dtype=_jax_dtype(dtype)))
 
@@ -566,6 +577,8 @@ def aminmax(input: Tensor, *, dim=None, keepdim: bool = False):
 
 def _arg_extreme(name: str, op):
     def run(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:
+        if input.dtype is dtypes.bool:
+            raise RuntimeError(f"{name}(): does not support bool input")
         if dim is None and input.numel() == 0:
             raise IndexError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0.")
         if dim is not None:
@@ -640,12 +653,14 @@ def any(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:
     return dispatch.apply(reduction.ANY, (input,), _static(dim=dims_arg(dim, input.ndim), keepdim=keepdim))
 
 
-def logsumexp(input: Tensor, dim, keepdim: bool = False) -> Tensor:
+def logsumexp(input: Tensor, dim=REQUIRED, keepdim: bool = False) -> Tensor:
+    required("logsumexp", dim=dim)
     return dispatch.apply(reduction.LOGSUMEXP, (input,), _static(dim=dims_arg(dim, input.ndim), keepdim=keepdim))
 
 
 def _scan(op):
-    def run(input: Tensor, dim: int, *, dtype=None) -> Tensor:
+    def run(input: Tensor, dim: int = REQUIRED, *, dtype=None) -> Tensor:
+        required(op.name, dim=dim)
         return dispatch.apply(op, (input,), _static(dim=wrap_dim(dim, input.ndim), dtype=_jax_dtype(dtype)))
 
     run.__name__ = op.name
@@ -657,7 +672,8 @@ cumprod = _scan(reduction.CUMPROD)
 
 
 def _running_extreme(op, name):
-    def run(input: Tensor, dim: int):
+    def run(input: Tensor, dim: int = REQUIRED):
+        required(name, dim=dim)
         values, indices = dispatch.apply(op, (input,), _static(dim=wrap_dim(dim, input.ndim)))
         return make_return(name, values=values, indices=indices)
 
@@ -672,13 +688,15 @@ def logcumsumexp(input: Tensor, dim: int) -> Tensor:
     return dispatch.apply(reduction.LOGCUMSUMEXP, (input,), _static(dim=wrap_dim(dim, input.ndim)))
 
 
-def softmax(input: Tensor, dim: int, dtype=None) -> Tensor:
+def softmax(input: Tensor, dim: int = REQUIRED, dtype=None) -> Tensor:
     """With `dtype`, the input is cast first (so integers may be soft-maxed), as PyTorch does."""
+    required("softmax", dim=dim)
     dim = wrap_dim(dim, input.ndim)
     return dispatch.apply(reduction.SOFTMAX, (input if dtype is None else to_dtype(input, dtype),), _static(dim=dim))
 
 
-def log_softmax(input: Tensor, dim: int, dtype=None) -> Tensor:
+def log_softmax(input: Tensor, dim: int = REQUIRED, dtype=None) -> Tensor:
+    required("log_softmax", dim=dim)
     dim = wrap_dim(dim, input.ndim)
     return dispatch.apply(reduction.LOG_SOFTMAX, (input if dtype is None else to_dtype(input, dtype),),
                           _static(dim=dim))
@@ -1162,7 +1180,8 @@ def atleast_3d(t: Tensor) -> Tensor:
     return t
 
 
-def flip(input: Tensor, dims) -> Tensor:
+def flip(input: Tensor, dims=REQUIRED) -> Tensor:
+    required("flip", dims=dims)
     dims = dims if isinstance(dims, (tuple, list)) else (dims,)
     wrapped = tuple(wrap_dim(d, input.ndim) for d in dims) if input.ndim else ()  # a 0-dim input has nothing to flip
     return dispatch.apply(shape_ops.FLIP, (input,), _static(dims=wrapped))
@@ -1245,6 +1264,10 @@ def sort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool | 
     op = shape_ops.SORT if stable is None else shape_ops.SORT_STABLE
     values, indices = dispatch.apply(op, (input,), _static(dim=wrap_dim(dim, input.ndim),
                                                                        descending=descending))
+    # PyTorch lays both results out as a dense input is laid out (x.t().sort() is transposed too).
+    stride = strided.elementwise_strides(tuple(input._shape), ((tuple(input._shape), input._stride),))
+    if stride != values._stride:
+        values, indices = dispatch.laid_out(values, stride), dispatch.laid_out(indices, stride)
     return make_return("sort", values=values, indices=indices)
 
 
