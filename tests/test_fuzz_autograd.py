@@ -94,6 +94,20 @@ def test_second_derivative_through_max_dim_and_std():
     np.testing.assert_allclose(run(pt), run(torch), rtol=1e-5, atol=1e-6)
 
 
+@pytest.mark.parametrize("dim", [None, 1])
+def test_second_derivative_of_the_2_norm_at_zero_elements(dim):
+    """d/dx of x/|x| at an element equal to 0 is 1/|x| there (abs's subgradient must not zero it). (At an
+    all-zero vector torch's second derivative is NaN, pjtorch's 0: not compared.)"""
+    def run(lib):
+        x = lib.tensor([[1.5, -2.0, 0.0], [0.0, 3.0, 0.0]], requires_grad=True)
+        (g,) = lib.autograd.grad(x.norm(dim=dim).sum(), x, create_graph=True)
+        (g * lib.tensor([[1.0, 2.0, 3.0], [1.0, 1.0, 1.0]])).sum().backward()
+        return g.detach().numpy(), x.grad.numpy()
+
+    for ours, theirs in zip(run(pt), run(torch)):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-5, atol=1e-6)
+
+
 def test_hypot_and_sinc_gradients_at_the_origin_are_torchs():
     def run(lib):
         x = lib.tensor([0.0, 1.0, -2.0, 0.5, 0.0], requires_grad=True)

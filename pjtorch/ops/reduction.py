@@ -139,8 +139,9 @@ def _norm(x, p=2, dim=None, keepdim=False):
         return jnp.sum((magnitude != 0).astype(magnitude.dtype), axis=dim, keepdims=keepdim)
     if p == 1:
         return jnp.sum(magnitude, axis=dim, keepdims=keepdim)
-    if p == 2:
-        return _root_or_zero(jnp.sum(magnitude * magnitude, axis=dim, keepdims=keepdim), 0.5)
+    if p == 2:  # x * x for real x: |x|^2 would lose the second derivative at 0 to abs's subgradient there
+        squares = magnitude * magnitude if jnp.iscomplexobj(x) else x * x
+        return _root_or_zero(jnp.sum(squares, axis=dim, keepdims=keepdim), 0.5)
     return _root_or_zero(jnp.sum(_root_or_zero(magnitude, p), axis=dim, keepdims=keepdim), 1.0 / p)
 
 
