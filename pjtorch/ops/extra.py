@@ -591,7 +591,9 @@ COMPLEX = Op("complex", lambda real, imag: lax.complex(real, imag), promote="non
 
 
 def _view_as_real(x):
-    return jnp.stack([x.real, x.imag], axis=-1)
+    """(real, imag) pairs, written through conj so that the conjugated vjp's zero parts are +0 as PyTorch's are."""
+    conj = jnp.conj(x)
+    return jnp.stack([conj.real, -conj.imag], axis=-1)
 
 
 VIEW_AS_REAL = Op("view_as_real", _view_as_real, promote="none", saves=SAVES_NOTHING)
@@ -610,10 +612,32 @@ MVLGAMMA = Op("mvlgamma", _mvlgamma, promote="float")
 def _polygamma(x, n):
     """Evaluated in float64 (XLA's float32 series is a few ulps off PyTorch's), then rounded to x's dtype. At the
     poles (0, -1, -2, ...) PyTorch gives -inf for digamma at 0 (NaN at the others), and (-1)^(n+1) inf above."""
+    if n == 1:
+        return _trigamma(x)
     wide = x.astype(jnp.float64)
     pole = (wide <= 0) & (wide == jnp.floor(wide))
     at_pole = (jnp.where(wide == 0, -jnp.inf, jnp.nan) if n == 0 else jnp.inf if n % 2 else -jnp.inf)
     return jnp.where(pole, at_pole, jax.scipy.special.polygamma(n, wide)).astype(x.dtype)
+
+
+def _trigamma(x):
+    """PyTorch's trigamma series, in x's precision as PyTorch computes it (its tail in double, as C++ promotes it):
+    the reflection below 1/2 makes a pole pi^2 / sin(pi x)^2 as sin rounds there (inf at 0, about 1.3e15 at -1 in
+    float32), and gives 0 at inf and NaN at -inf."""
+    dtype = jnp.promote_types(x.dtype, jnp.float32)
+    x = x.astype(dtype)
+    pi = jnp.asarray(np.pi, dtype)
+    reflect = x < 0.5
+    sin_pi_x = jnp.sin(pi * x)
+    result = jnp.where(reflect, -(pi * pi) / (sin_pi_x * sin_pi_x), jnp.zeros_like(x))
+    x = jnp.where(reflect, 1 - x, x)
+    for _ in range(6):
+        result = result + 1 / (x * x)
+        x = x + 1
+    wide, ixx = x.astype(jnp.float64), (1 / (x * x)).astype(jnp.float64)
+    tail = ((1 + 1 / (2 * x)).astype(jnp.float64) + ixx * (1 / 6 - ixx * (1 / 30 - ixx * (1 / 42)))) / wide
+    result = (result + tail).astype(dtype)
+    return jnp.where(reflect, -result, result)
 
 
 @_polygamma.defjvp

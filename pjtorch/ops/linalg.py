@@ -247,8 +247,22 @@ def _eigvalsh(a, UPLO="L"):
 
 
 def _svd(a, full_matrices=True):
-    u, s, vh = jnp.linalg.svd(a, full_matrices=full_matrices)
-    return u, s, vh
+    """A non-square full SVD is the reduced one completed to square U (or Vh) by QR, outside the gradient: JAX
+    differentiates only the reduced SVD, and PyTorch's backward likewise ignores the completing vectors."""
+    m, n = a.shape[-2:]
+    if not full_matrices or m == n or 0 in (m, n):
+        return tuple(jnp.linalg.svd(a, full_matrices=full_matrices))
+    u, s, vh = jnp.linalg.svd(a, full_matrices=False)
+    if m > n:
+        return jnp.concatenate([u, _completion(u)], axis=-1), s, vh
+    v = jnp.conj(jnp.swapaxes(vh, -1, -2))
+    return u, s, jnp.concatenate([vh, jnp.conj(jnp.swapaxes(_completion(v), -1, -2))], axis=-2)
+
+
+def _completion(q):
+    """Orthonormal columns completing the orthonormal columns of `q` to a square unitary matrix."""
+    complete = jnp.linalg.qr(jax.lax.stop_gradient(q), mode="complete")[0]
+    return complete[..., q.shape[-1]:]
 
 
 def _tolerance(s, atol, rtol):

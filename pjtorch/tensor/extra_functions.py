@@ -20,6 +20,7 @@ from ..ops import strided as strided_ops
 from ..ops.registry import Op, SAVES_NOTHING
 from . import dtypes
 from .tensor import Tensor, wrap_dim
+from .views import view_as_complex, view_as_real  # noqa: F401  (torch.view_as_*: re-exported with the others)
 
 
 class layout:
@@ -618,23 +619,6 @@ def complex(real: Tensor, imag: Tensor) -> Tensor:
     if real.dtype is dtypes.float16:
         raise NotImplementedError("pjtorch has no complex32 (ComplexHalf) dtype")
     return dispatch.apply(extra_ops.COMPLEX, (real, imag))
-
-
-def view_as_real(input: Tensor) -> Tensor:
-    """The real and imaginary parts as a trailing dim of 2 (a copy here: writes do not reach the input)."""
-    if not input.is_complex():
-        raise RuntimeError("view_as_real is only supported for complex tensors")
-    return dispatch.apply(extra_ops.VIEW_AS_REAL, (input,))
-
-
-def view_as_complex(input: Tensor) -> Tensor:
-    """Pairs along a trailing dim of 2 as complex numbers (a copy here: writes do not reach the input)."""
-    if input.dtype not in (dtypes.float32, dtypes.float64):
-        raise RuntimeError(f"view_as_complex is only supported for half, float and double tensors, but got a tensor of "
-                           f"scalar type: {_name(input.dtype)}")
-    if input.ndim == 0 or input.shape[-1] != 2:
-        raise RuntimeError("Tensor must have a last dimension of size 2")
-    return dispatch.apply(extra_ops.VIEW_AS_COMPLEX, (input,))
 
 
 def polygamma(n: int, input: Tensor) -> Tensor:

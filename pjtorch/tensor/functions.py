@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import builtins
 import functools
-import numbers
 import warnings
 from typing import Sequence
 
@@ -1641,11 +1640,7 @@ def is_nonzero(input: Tensor) -> bool:
     return bool(input)  # Tensor.__bool__ words the ambiguity errors as PyTorch's is_nonzero does
 
 
-def is_number(value) -> bool:
-    return isinstance(value, numbers.Number)
-
-
-_HELPERS = {"as_operand", "dims_arg", "make_return", "wrap_dim", "Tensor", "to_dtype", "view_as_dtype"}
+_HELPERS = {"as_operand", "dims_arg", "make_return", "wrap_dim", "Tensor", "to_dtype", "view_as_dtype", "required"}
 # In-place forms PyTorch has as Tensor methods only, not as `torch.*` functions.
 _METHODS_ONLY = {"scatter_reduce_", "masked_scatter_", "cumsum_", "cumprod_"}
 __all__ = [name for name, value in list(globals().items())

@@ -89,6 +89,9 @@ def _legacy_type(dtype: dtypes.dtype, device_type: str) -> type:
 
 CPU_TYPES = {dtype: _legacy_type(dtype, "cpu") for dtype in dtypes.LEGACY_NAMES}
 CUDA_TYPES = {dtype: _legacy_type(dtype, "cuda") for dtype in dtypes.LEGACY_NAMES}
+# `t.storage_type()`: classes standing for PyTorch's typed storages (`torch.FloatStorage`), naming the dtype.
+STORAGE_TYPES = {dtype: type(name.replace("Tensor", "Storage"), (), {"__module__": "torch", "dtype": dtype})
+                 for dtype, name in dtypes.LEGACY_NAMES.items()}
 BY_NAME = {t.qualified_name: t for t in (*CPU_TYPES.values(), *CUDA_TYPES.values())}
 
 

@@ -2,14 +2,16 @@
 from __future__ import annotations
 
 import importlib
+import warnings
 
 import jax.numpy as jnp
 import numpy as np
 
 from .. import dispatch
 from ..autograd.graph import node_class
-from ..ops import pointwise
-from . import dtypes, extra_functions, factories, functions, indexing, random, views
+from ..ops import pointwise, strided
+from . import dtypes, extra_functions, factories, functions, indexing, legacy, random, views
+from .storage import Storage
 from .functions import BINARY_FUNCTIONS, UNARY_FUNCTIONS, as_operand
 from .tensor import Tensor
 
@@ -259,15 +261,66 @@ def _exponential_(self, lambd=1.0, *, generator=None):
     return self.copy_(-(1 - uniform).log() / lambd)
 
 
-def _real(self):
-    """The real part, differentiable (SelectBackward0 as in PyTorch), though a copy rather than a view here."""
-    return extra_functions.view_as_real(self).select(-1, 0) if self.is_complex() else self
+def _set_part(part):
+    """`z.real = v` and `z.imag = v`: copies into that view of `z`."""
+    def setter(self, value):
+        part(self).copy_(value)
+
+    return setter
 
 
-def _imag(self):
-    if not self.is_complex():
-        raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
-    return extra_functions.view_as_real(self).select(-1, 1)
+def _resize_(self, *sizes, memory_format=None):
+    """Contiguous strides over the same storage from the same offset; a storage too small for the new size is
+    replaced by a larger one holding the old values (so, unlike PyTorch's, other views of it no longer share)."""
+    shape = views.shape_args(sizes)
+    if self.requires_grad:
+        raise RuntimeError("cannot resize variables that require grad")
+    if any(size < 0 for size in shape):
+        raise RuntimeError(f"Trying to create tensor with negative dimension {min(shape)}: "
+                           f"[{', '.join(map(str, shape))}]")
+    storage, needed = self._storage, self._offset + int(np.prod(shape))
+    if needed > storage.numel:
+        if storage.memory._host is not None:
+            raise RuntimeError("Trying to resize storage that is not resizable")
+        flat = storage.array.reshape(-1)
+        grown = jnp.concatenate([flat, jnp.zeros(needed - flat.size, flat.dtype)])
+        storage = Storage(grown, storage.device, storage.dtype)
+    stride = strided.contiguous_strides(shape)
+    resized = Tensor._from_storage(storage, shape, stride, self._offset)
+    self._storage, self._shape, self._stride, self._whole = storage, resized._shape, stride, resized._whole
+    return self
+
+
+def _set_(self, source=None):
+    """`t.set_(other)`: `t` becomes another handle on `other`'s memory and layout; `t.set_()`: empty."""
+    if source is None:
+        source = factories.empty(0, dtype=self.dtype, device=self.device)
+    if not isinstance(source, Tensor):
+        raise TypeError("pjtorch's set_ takes a tensor (or nothing): its storages are not user objects")
+    if source.dtype is not self.dtype:
+        raise RuntimeError(f"Could not set tensor of type {self.dtype.name} to a tensor of type {source.dtype.name}")
+    self._storage, self._shape, self._stride, self._offset = source._storage, source._shape, source._stride, source._offset
+    self._whole = source._whole
+    return self
+
+
+def _as_subclass(self, cls):
+    """A `cls` instance sharing memory and history (AliasBackward0, as PyTorch's)."""
+    if not (isinstance(cls, type) and issubclass(cls, Tensor)):
+        raise TypeError(f"as_subclass(): argument 'cls' must be a subclass of Tensor, not {cls!r}")
+    alias = views.alias(self)
+    alias.__class__ = cls
+    return alias
+
+
+_TYPED_STORAGE_WARNING = ("TypedStorage is deprecated. It will be removed in the future and UntypedStorage will be the "
+                          "only storage class. This should only matter to you if you are using storages directly.  To "
+                          "access UntypedStorage directly, use tensor.untyped_storage() instead of tensor.storage()")
+
+
+def _storage_type(self):
+    warnings.warn(_TYPED_STORAGE_WARNING, UserWarning, stacklevel=2)
+    return legacy.STORAGE_TYPES[self.dtype]
 
 
 def _late(module: str, name: str):
@@ -302,12 +355,21 @@ _EXTRA = {
     "__getitem__": indexing.getitem, "__setitem__": indexing.setitem,
     "T": property(views.T), "mT": property(views.mT), "H": property(lambda self: views.T(self).conj()),
     "mH": property(lambda self: views.mT(self).conj()),
-    "real": property(_real),
-    "imag": property(_imag),
+    "resize_": _resize_, "resize_as_": lambda self, other, memory_format=None: _resize_(self, other.shape),
+    "set_": _set_, "as_subclass": _as_subclass, "storage_type": _storage_type,
+    "output_nr": property(lambda self: self._output_nr), "const_data_ptr": Tensor.data_ptr,
+    "is_same_size": lambda self, other: self._shape == other._shape,
+    "is_signed": lambda self: self.dtype.is_signed, "is_nonzero": functions.is_nonzero,
+    "is_conj": functions.is_conj, "is_neg": functions.is_neg, "is_shared": lambda self: False,
+    "_is_view": lambda self: self._base is not None, "__reversed__": lambda self: self if self.ndim == 0 else self.flip(0),
+    "real": property(views.real, _set_part(views.real)),
+    "imag": property(views.imag, _set_part(views.imag)),
     "layout": property(lambda self: extra_functions.strided), "is_sparse": property(lambda self: False),
 }
 for _name, _fn in _EXTRA.items():
     setattr(Tensor, _name, _fn)
+for _name in ("is_meta", "is_quantized", "is_nested", "is_sparse_csr", "is_mkldnn", "is_xla", "is_mps", "is_xpu"):
+    setattr(Tensor, _name, property(lambda self: False))  # pjtorch has only strided, dense, CPU/GPU tensors
 
 # Operators: (dunder, function, reflected dunder or None, in-place dunder or None).
 _OPERATORS = (

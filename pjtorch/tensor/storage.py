@@ -7,6 +7,9 @@ seen by the other (JAX would copy).
 """
 from __future__ import annotations
 
+import functools
+
+import jax
 import jax.numpy as jnp
 import numpy as np
 
@@ -85,6 +88,11 @@ class Storage:
         """The same memory under a fresh version counter: `.data`, whose in-place changes autograd does not see."""
         return _Untracked(self)
 
+    @property
+    def memory(self) -> "Storage":
+        """The storage that owns the memory (this one, or the one a `.data` or dtype view reads through)."""
+        return self
+
     def block_until_ready(self) -> None:
         if self._array is not None:  # a host-backed storage is ready; a deferred one is computed by .array
             self.array.block_until_ready()
@@ -125,5 +133,102 @@ class _Untracked(Storage):
     def untracked(self) -> Storage:
         return _Untracked(self._owner)
 
+    @property
+    def memory(self) -> Storage:
+        return self._owner.memory
+
     def block_until_ready(self) -> None:
         self._owner.block_until_ready()
+
+
+def reinterpreted(storage: Storage, dtype) -> Storage:
+    """`storage`'s memory read as `dtype`: complex numbers as (real, imaginary) pairs of floats, or such pairs as
+    complex numbers (view_as_real, .real, .imag, view_as_complex)."""
+    if type(storage) is _Reinterpreted and storage._owner.dtype is dtype:
+        return storage._owner
+    return _Reinterpreted(storage, dtype)
+
+
+class _Reinterpreted(Storage):
+    """Its owner's memory as another dtype of the same bytes. Storages hold typed jax.Arrays, so bytes cannot be
+    shared: reads convert the owner's array, writes convert back into the owner, and the version counter is the
+    owner's (so in-place changes on either side are seen, and checked by autograd, on both)."""
+
+    __slots__ = ("_owner",)
+
+    def __init__(self, owner: Storage, dtype) -> None:  # no Storage.__init__: it would reset the owner's version
+        self._owner, self._array, self._host = owner, None, None
+        self.device, self.dtype, self.inference = owner.device, dtype, owner.inference
+
+    @property
+    def version(self) -> int:
+        return self._owner.version
+
+    @version.setter
+    def version(self, value: int) -> None:
+        self._owner.version = value
+
+    @property
+    def array(self):
+        owner = self._owner.array
+        if self.dtype.is_complex:
+            return _as_complex(owner, self.shape)
+        return _as_pairs(owner)
+
+    lazy_array = array
+
+    def _write(self, array) -> None:
+        owner = self._owner
+        if self.dtype.is_complex:
+            owner._write(_into_pairs(owner.array, array))
+        else:
+            owner._write(_from_pairs(array.reshape(owner.shape + (2,))))
+
+    def host(self) -> np.ndarray:
+        flat = self._owner.host().reshape(-1)
+        if self.dtype.is_complex:
+            return flat[:flat.size // 2 * 2].view(self.dtype.jax)
+        return flat.view(self.dtype.jax)
+
+    @property
+    def numel(self) -> int:
+        owner = self._owner.numel
+        return owner // 2 if self.dtype.is_complex else owner * 2
+
+    @property
+    def shape(self) -> tuple:
+        """The owner's shape with the pair dim added, or dropped where the owner ends in pairs (else flat)."""
+        owner = tuple(self._owner.shape)
+        if not self.dtype.is_complex:
+            return owner + (2,)
+        return owner[:-1] if owner and owner[-1] == 2 else (self.numel,)
+
+    @property
+    def memory(self) -> Storage:
+        return self._owner.memory
+
+    def block_until_ready(self) -> None:
+        self._owner.block_until_ready()
+
+
+@jax.jit
+def _as_pairs(z):
+    return jnp.stack([jnp.real(z), jnp.imag(z)], axis=-1)
+
+
+@jax.jit
+def _from_pairs(pairs):
+    return jax.lax.complex(pairs[..., 0], pairs[..., 1])
+
+
+@functools.partial(jax.jit, static_argnums=1)
+def _as_complex(floats, shape: tuple):
+    flat = floats.reshape(-1)
+    count = flat.size // 2
+    return _from_pairs(flat[:2 * count].reshape(count, 2)).reshape(shape)
+
+
+@jax.jit
+def _into_pairs(floats, z):
+    flat = floats.reshape(-1)
+    return flat.at[:2 * z.size].set(_as_pairs(z).reshape(-1)).reshape(floats.shape)

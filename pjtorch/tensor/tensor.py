@@ -46,6 +46,7 @@ class Tensor:
     _is_param = False
     _multi_output_view = False  # an output of unbind/split, or a view of one: no in-place changes under grad
     _created_in_no_grad = False  # a view made under no_grad of a tensor that requires grad: no in-place under grad
+    _reinterpreted_from = None  # the tensor a view_as_real / view_as_complex result reads as another dtype
     __array_priority__ = 1000
 
     # ----- construction -------------------------------------------------------------------------
@@ -107,6 +108,8 @@ class Tensor:
     def _assign(self, value) -> None:
         """Writes `value` (this tensor's shape and dtype, or broadcastable) through the layout."""
         storage = self._storage
+        if storage.dtype is not storage.memory.dtype and grad_mode.STATE.enabled:
+            _check_reinterpreted_inplace(self)
         if not _broadcasts_to(value.shape, self._shape):
             raise RuntimeError(f"output with shape {_dims(self._shape)} doesn't match the broadcast shape "
                                f"{_dims(_broadcast_or_first(value.shape, self._shape))}")
@@ -201,7 +204,12 @@ class Tensor:
         return self._storage.dtype.is_complex
 
     def data_ptr(self) -> int:
-        return id(self._storage) * 16 + self._offset * self._storage.dtype.itemsize
+        return id(self._storage.memory) * 16 + self._offset * self._storage.dtype.itemsize
+
+    def is_set_to(self, tensor: "Tensor") -> bool:
+        """Whether both tensors are the same memory, offset, sizes and strides."""
+        return (self._storage.memory is tensor._storage.memory and self.data_ptr() == tensor.data_ptr()
+                and self._shape == tensor._shape and self._stride == tensor._stride)
 
     def untyped_storage(self) -> Storage:
         return self._storage
@@ -543,6 +551,29 @@ def contiguous_layout(shape: tuple) -> tuple:
             _LAYOUTS.clear()
         found = _LAYOUTS[shape] = (Size(shape), strided.contiguous_strides(shape))
     return found
+
+
+_REINTERPRETED_INPLACE = (
+    "pjtorch does not support in-place changes, with grad mode on, through view_as_real, view_as_complex, .real or "
+    ".imag of a tensor that requires grad: the change could not be recorded on that tensor's history. Build the "
+    "new value out of place (torch.complex(re, im)) or make the change under torch.no_grad().")
+
+
+def _check_reinterpreted_inplace(t: Tensor) -> None:
+    """dispatch rebases an in-place change onto the written view's base, in the view's dtype; a view across
+    dtypes has no such base (see views._reinterpret), so where autograd would have to track the change on the
+    reinterpreted tensor, refuse rather than leave its history stale. A leaf gets PyTorch's own error."""
+    origin = t
+    while True:
+        origin = origin._base if origin._base is not None else origin
+        if origin._reinterpreted_from is None:
+            break
+        origin = origin._reinterpreted_from
+    if not origin.requires_grad:
+        return
+    if origin._grad_fn is None:
+        raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
+    raise RuntimeError(_REINTERPRETED_INPLACE)
 
 
 def _device_of(array):

@@ -15,11 +15,13 @@ import numpy as np
 
 from .. import dispatch
 from ..autograd import grad_mode
+from ..ops import extra as extra_ops
 from ..ops import shape as shape_ops
 from ..ops import strided
 from ..ops.registry import Op, SAVES_NOTHING
+from . import dtypes
 from .size import Size
-from .storage import Storage
+from .storage import Storage, reinterpreted
 from .tensor import Tensor, wrap_dim
 
 _VIEW_OPS: dict = {}
@@ -65,6 +67,11 @@ def _view_of(parent: Tensor, layout: tuple) -> Tensor:
     view = Tensor._from_storage(parent._storage, *layout)
     view._base = parent._base if parent._base is not None else parent
     view._view_version = parent._storage.version
+    _inherit_view_flags(parent, view)
+    return view
+
+
+def _inherit_view_flags(parent: Tensor, view: Tensor) -> None:
     view._multi_output_view = parent._multi_output_view
     if not grad_mode.STATE.enabled and parent.requires_grad:
         # PyTorch's view of a tensor that requires grad, made under no_grad: it requires grad too (and prints
@@ -72,7 +79,6 @@ def _view_of(parent: Tensor, layout: tuple) -> Tensor:
         view._created_in_no_grad = view._requires_grad = True
     elif parent._created_in_no_grad:
         view._created_in_no_grad = True
-    return view
 
 
 def _recording(parent: Tensor) -> bool:
@@ -241,6 +247,60 @@ def view_dtype(t: Tensor, dtype) -> Tensor:
         offset = offset * old // new
     value = shape_ops.bitcast(t._value(), dtype.jax) if t.numel() else t._value().astype(dtype.jax)
     return _laid_out(value.reshape(shape), t.device, dtype, stride, offset)
+
+
+def view_as_real(input: Tensor) -> Tensor:
+    """The complex `input` as (real, imaginary) pairs along a new last dim, sharing its memory."""
+    if not input.is_complex():
+        raise RuntimeError("view_as_real is only supported for complex tensors")
+    stride = tuple(2 * step for step in input._stride) + (1,)
+    return _reinterpret(input, input.dtype.to_real(), (*input._shape, 2), stride, 2 * input._offset,
+                        extra_ops.VIEW_AS_REAL)
+
+
+def view_as_complex(input: Tensor) -> Tensor:
+    """Pairs along a last dim of 2 as complex numbers, sharing `input`'s memory."""
+    if input.dtype not in (dtypes.float32, dtypes.float64):
+        raise RuntimeError(f"view_as_complex is only supported for half, float and double tensors, but got a tensor of "
+                           f"scalar type: {dtypes.LEGACY_NAMES[input.dtype].removesuffix('Tensor')}")
+    if input.ndim == 0:
+        raise RuntimeError("Input tensor must have one or more dimensions")
+    if input._shape[-1] != 2:
+        raise RuntimeError("Tensor must have a last dimension of size 2")
+    if input._stride[-1] != 1:
+        raise RuntimeError("Tensor must have a last dimension with stride 1")
+    if any(step % 2 for step in input._stride[:-1]):
+        raise RuntimeError("Tensor must have a stride divisible by 2 for all but last dimension")
+    if input._offset % 2:
+        raise RuntimeError("Tensor must have a storage_offset divisible by 2")
+    stride = tuple(step // 2 for step in input._stride[:-1])
+    return _reinterpret(input, input.dtype.to_complex(), input._shape[:-1], stride, input._offset // 2,
+                        extra_ops.VIEW_AS_COMPLEX)
+
+
+def _reinterpret(input: Tensor, dtype, shape: tuple, stride: tuple, offset: int, op: Op) -> Tensor:
+    """A view of `input`'s memory as another dtype, recorded as `op` (a pure function of `input`'s value).
+
+    Its `_base` stays None: dispatch rebases in-place history and regenerates views through layouts in one
+    dtype, which cannot reach a base of another. So it is a base itself, remembering what it reinterprets, and
+    Tensor._assign refuses in-place changes through it that autograd would have to track."""
+    view = Tensor._from_storage(reinterpreted(input._storage, dtype), shape, stride, offset)
+    view._reinterpreted_from = input
+    _inherit_view_flags(input, view)
+    if _recording(input):
+        dispatch.record(op.kernel(), (input,), (input._value(),), (view,))
+    return view
+
+
+def real(t: Tensor) -> Tensor:
+    """`t.real`: a view of the real parts (SelectBackward0, as in PyTorch); `t` itself when not complex."""
+    return select(view_as_real(t), -1, 0) if t.is_complex() else t
+
+
+def imag(t: Tensor) -> Tensor:
+    if not t.is_complex():
+        raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
+    return select(view_as_real(t), -1, 1)
 
 
 def _laid_out(value, device, dtype, stride: tuple, offset: int) -> Tensor:
