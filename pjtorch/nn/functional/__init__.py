@@ -11,6 +11,7 @@ from .activation import (
 )
 from .attention import multi_head_attention_forward, scaled_dot_product_attention
 from .conv import conv1d, conv2d, conv3d
+from .ctc import ctc_loss
 from .dropout import dropout, dropout1d, dropout2d
 from .extra import (
     adaptive_max_pool1d, adaptive_max_pool2d, adaptive_max_pool2d_with_indices, conv_transpose1d, conv_transpose2d,
@@ -30,16 +31,17 @@ from .normalization import batch_norm, layer_norm, normalize
 from .padding import pad
 from .pooling import (
     adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d, avg_pool1d, avg_pool2d, avg_pool3d, max_pool1d,
-    max_pool2d, max_pool3d,
+    max_pool2d, max_pool3d, max_unpool1d, max_unpool2d, max_unpool3d,
 )
-from .sparse import embedding, one_hot
+from .sparse import embedding, embedding_bag, one_hot
+from .vision import affine_grid, grid_sample
 
 __all__ = [
-    "adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d", "avg_pool1d", "avg_pool2d", "avg_pool3d",
+    "adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d", "affine_grid", "avg_pool1d", "avg_pool2d", "avg_pool3d",
     "batch_norm", "binary_cross_entropy", "binary_cross_entropy_with_logits", "conv1d", "conv2d", "conv3d",
-    "cross_entropy", "dropout", "dropout1d", "dropout2d", "elu", "embedding", "gelu", "hardsigmoid", "hardswish",
+    "cross_entropy", "ctc_loss", "dropout", "dropout1d", "dropout2d", "elu", "embedding", "embedding_bag", "gelu", "grid_sample", "hardsigmoid", "hardswish",
     "hardtanh", "huber_loss", "l1_loss", "layer_norm", "leaky_relu", "linear", "log_softmax", "logsigmoid",
-    "max_pool1d", "max_pool2d", "max_pool3d", "mish", "mse_loss", "multi_head_attention_forward", "nll_loss",
+    "max_pool1d", "max_pool2d", "max_pool3d", "max_unpool1d", "max_unpool2d", "max_unpool3d", "mish", "mse_loss", "multi_head_attention_forward", "nll_loss",
     "normalize", "one_hot", "pad", "relu", "relu6", "relu_", "scaled_dot_product_attention", "sigmoid", "silu",
     "smooth_l1_loss", "softmax", "softmin", "softplus", "tanh",
     "celu", "glu", "hardshrink", "prelu", "rrelu", "selu", "softshrink", "softsign", "tanhshrink", "threshold",

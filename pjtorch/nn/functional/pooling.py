@@ -1,9 +1,15 @@
-"""Pooling: max, average and adaptive average over 1-3 spatial dims, with PyTorch's ceil_mode rules."""
+"""Pooling: max, average and adaptive average over 1-3 spatial dims, with PyTorch's ceil_mode rules, and
+max_unpool, which puts max_pool's values back where its indices say."""
 from __future__ import annotations
+
+import math
+
+import numpy as np
 
 from ... import dispatch
 from ...amp.autocast_mode import cast_inputs
 from ...ops import nn as nn_ops
+from ...tensor import factories
 from ...tensor.tensor import Tensor
 from .._utils import ntuple, static
 
@@ -108,3 +114,56 @@ def adaptive_avg_pool2d(input: Tensor, output_size) -> Tensor:
 
 def adaptive_avg_pool3d(input: Tensor, output_size) -> Tensor:
     return _adaptive_avg_pool(input, 3, output_size)
+
+
+def _unpool_output_size(input: Tensor, kernel: tuple, stride: tuple, padding: tuple, output_size) -> list:
+    default = [(size - 1) * s + k - 2 * p
+               for size, k, s, p in zip(input.shape[-len(kernel):], kernel, stride, padding)]
+    if output_size is None:
+        return default
+    if len(output_size) == len(kernel) + 2:
+        output_size = output_size[2:]
+    if len(output_size) != len(kernel):
+        raise ValueError(f"output_size should be a sequence containing {len(kernel)} or {len(kernel) + 2} elements, "
+                         f"but it has a length of '{len(output_size)}'")
+    for d, (wanted, size, s) in enumerate(zip(output_size, default, stride)):
+        if not size - s < wanted < size + s:
+            raise ValueError(f'invalid output_size "{output_size}" (dim {d} must be between {size - s} and '
+                             f"{size + s})")
+    return list(output_size)
+
+
+def _max_unpool(input: Tensor, indices: Tensor, spatial: int, kernel_size, stride, padding, output_size) -> Tensor:
+    """Each value written at its flat index in a zero (N, C, *output_size) volume: max_pool's inverse."""
+    kernel, stride, padding, _ = _window_args(spatial, kernel_size, stride, padding)
+    size = _unpool_output_size(input, kernel, stride, padding, output_size)
+    if indices.shape != input.shape:
+        raise RuntimeError(f"Expected shape of indices to be same as that of the input tensor ({list(input.shape)}) "
+                           f"but got indices tensor with shape: {list(indices.shape)}")
+    if input.ndim not in (spatial + 1, spatial + 2):
+        raise RuntimeError(f"Input to max_unpooling{spatial}d should be a {spatial + 1}d or {spatial + 2}d Tensor, "
+                           f"but got a tensor with {input.ndim} dimensions.")
+    volume = math.prod(size)
+    lead = tuple(input.shape[:-spatial])
+    planes = input.reshape(-1, math.prod(input.shape[-spatial:]))
+    where = indices.reshape(planes.shape)
+    if where.device.type == "cpu" and where.numel():
+        found = np.asarray(where._value())
+        bad = found[(found < 0) | (found >= volume)]
+        if bad.size:
+            raise RuntimeError(f"Found an invalid max index: {bad[0]} (output volumes are of size "
+                               f"{'x'.join(map(str, size))})")
+    zeros = factories.zeros((planes.shape[0], volume), dtype=input.dtype, device=input.device)
+    return zeros.scatter(1, where, planes).reshape(*lead, *size)
+
+
+def max_unpool1d(input: Tensor, indices: Tensor, kernel_size, stride=None, padding=0, output_size=None) -> Tensor:
+    return _max_unpool(input, indices, 1, kernel_size, stride, padding, output_size)
+
+
+def max_unpool2d(input: Tensor, indices: Tensor, kernel_size, stride=None, padding=0, output_size=None) -> Tensor:
+    return _max_unpool(input, indices, 2, kernel_size, stride, padding, output_size)
+
+
+def max_unpool3d(input: Tensor, indices: Tensor, kernel_size, stride=None, padding=0, output_size=None) -> Tensor:
+    return _max_unpool(input, indices, 3, kernel_size, stride, padding, output_size)

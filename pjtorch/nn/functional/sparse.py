@@ -1,5 +1,7 @@
-"""Lookups by integer index: embedding and one_hot."""
+"""Lookups by integer index: embedding, embedding_bag and one_hot."""
 from __future__ import annotations
+
+import math
 
 import jax
 import jax.numpy as jnp
@@ -9,7 +11,7 @@ from ... import dispatch
 from ...autograd import grad_mode
 from ...ops import nn as nn_ops
 from ...ops.registry import Op
-from ...tensor import dtypes
+from ...tensor import dtypes, factories, functions
 from ...tensor.tensor import Tensor
 from .._utils import static
 
@@ -75,3 +77,79 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
     if values.size and values.max() >= num_classes:
         raise RuntimeError("Class values must be smaller than num_classes.")
     return dispatch.apply(nn_ops.ONE_HOT, (tensor,), static(num_classes=int(num_classes)))
+
+
+_BAG_MODES = ("sum", "mean", "max")
+
+
+def _bag_bounds(input: Tensor, offsets: Tensor | None, per_sample_weights: Tensor | None,
+                include_last_offset: bool) -> tuple:
+    """(flat indices, flat per-sample weights, [start, end) of every bag as host ints) for 1-D or 2-D input."""
+    if input.ndim == 2:
+        if offsets is not None:
+            raise ValueError("if input is 2D, then offsets has to be None, as input is treated is a mini-batch of "
+                             f"fixed length sequences. However, found offsets of type {type(offsets)}")
+        flat_weights = None if per_sample_weights is None else per_sample_weights.reshape(-1)
+        return input.reshape(-1), flat_weights, np.arange(input.shape[0] + 1) * input.shape[1]
+    if input.ndim != 1:
+        raise ValueError(f"input has to be 1D or 2D Tensor, but got Tensor of dimension {input.ndim}")
+    if offsets is None:
+        raise ValueError("offsets has to be a 1D Tensor but got None")
+    if offsets.ndim != 1:
+        raise ValueError("offsets has to be a 1D Tensor")
+    starts = np.asarray(offsets._value()).astype(np.int64)
+    if starts.size and starts[0] != 0:
+        raise RuntimeError("offsets[0] has to be 0, i.e., the first sequence in the mini-batch has to start from "
+                           f"position 0. However, got {starts[0]}")
+    if starts.size and starts[-1] > input.numel():
+        raise RuntimeError(f"offsets[-1] can not be greater than input's length {input.numel()} but got "
+                           f"offsets[-1] of {starts[-1]}")
+    # with include_last_offset the last offset closes nothing: as on PyTorch's CPU, the last bag runs to the end
+    return input, per_sample_weights, np.append(starts[:-1] if include_last_offset else starts, input.numel())
+
+
+def embedding_bag(input: Tensor, weight: Tensor, offsets: Tensor | None = None, max_norm: float | None = None,
+                  norm_type: float = 2, scale_grad_by_freq: bool = False, mode: str = "mean", sparse: bool = False,
+                  per_sample_weights: Tensor | None = None, include_last_offset: bool = False,
+                  padding_idx: int | None = None) -> Tensor:
+    """Sum, mean or max of the embedding rows of each bag; entries equal to padding_idx are left out of their
+    bag, and an empty bag gives zeros. Composed as a lookup, a gather of each bag's rows into a padded
+    (bags, longest bag, dim) block and a reduction over it, so gradients follow from those ops."""
+    if per_sample_weights is not None and input.shape != per_sample_weights.shape:
+        raise ValueError(f"embedding_bag: If per_sample_weights ({per_sample_weights.shape}) is not None, then it "
+                         f"must have the same shape as the input ({input.shape})")
+    if weight.ndim != 2:
+        raise ValueError(f"weight has to be a 2D Tensor, but got Tensor of dimension {weight.ndim}")
+    flat, flat_weights, bounds = _bag_bounds(input, offsets, per_sample_weights, include_last_offset)
+    if mode not in _BAG_MODES:
+        raise ValueError("mode has to be one of sum, mean or max")
+    if mode == "max" and scale_grad_by_freq:
+        raise ValueError("max mode does not support scaling the gradient by the frequency")
+    if mode == "max" and sparse:
+        raise ValueError("max mode does not support sparse weights")
+    if per_sample_weights is not None and mode != "sum":
+        raise NotImplementedError("embedding_bag: per_sample_weights was not None. per_sample_weights is only "
+                                  f"supported for mode='sum' (got mode='{mode}'). Please open a feature request on "
+                                  "GitHub.")
+    rows = embedding(flat, weight, None, max_norm, norm_type, scale_grad_by_freq)
+    if flat_weights is not None:
+        rows = rows * flat_weights.unsqueeze(1)
+    count = flat.numel()
+    keep = np.ones(count, bool)
+    if padding_idx is not None:
+        keep = np.asarray(flat._value()).reshape(-1) != padding_idx % weight.shape[0]
+    # table[b, j]: position in `rows` of bag b's j-th kept entry, or `count` (an extra fill row) past its end
+    members = [np.flatnonzero(keep[start:end]) + start for start, end in zip(bounds[:-1], bounds[1:])]
+    longest = max([len(m) for m in members] + [1])
+    table = np.full((len(members), longest), count, np.int64)
+    for bag, positions in enumerate(members):
+        table[bag, :len(positions)] = positions
+    fill = factories.full((1, weight.shape[1]), -math.inf if mode == "max" else 0.0, dtype=rows.dtype,
+                          device=rows.device)
+    gathered = functions.cat([rows, fill]).index_select(
+        0, factories.tensor(table.reshape(-1), device=rows.device)).reshape(len(members), longest, weight.shape[1])
+    sizes = factories.tensor([[len(m)] for m in members], dtype=rows.dtype, device=rows.device)
+    if mode == "max":
+        return functions.where(sizes > 0, gathered.max(1).values, 0.0)
+    total = gathered.sum(1)
+    return total / sizes.clamp(min=1) if mode == "mean" else total

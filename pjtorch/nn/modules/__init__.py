@@ -11,27 +11,27 @@ from .extra import *  # noqa: F401,F403
 from .extra import __all__ as _extra_all
 from .flatten import Flatten, Unflatten
 from .linear import Identity, Linear, NonDynamicallyQuantizableLinear
-from .loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss, L1Loss, MSELoss, NLLLoss, SmoothL1Loss
+from .loss import BCELoss, BCEWithLogitsLoss, CTCLoss, CrossEntropyLoss, HuberLoss, L1Loss, MSELoss, NLLLoss, SmoothL1Loss
 from .module import Module
 from .more import *  # noqa: F401,F403
 from .more import __all__ as _more_all
 from .normalization import LayerNorm
 from .pooling import (
     AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveAvgPool3d, AvgPool1d, AvgPool2d, AvgPool3d, MaxPool1d, MaxPool2d,
-    MaxPool3d,
+    MaxPool3d, MaxUnpool1d, MaxUnpool2d, MaxUnpool3d,
 )
 from .rnn import *  # noqa: F401,F403
 from .rnn import __all__ as _rnn_all
-from .sparse import Embedding
+from .sparse import Embedding, EmbeddingBag
 from .transformer import *  # noqa: F401,F403
 from .transformer import __all__ as _transformer_all
 
 __all__ = [
     "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d", "BCELoss",
-    "BCEWithLogitsLoss", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "Conv1d", "Conv2d", "Conv3d",
-    "CrossEntropyLoss", "Dropout", "Dropout1d", "Dropout2d", "ELU", "Embedding", "Flatten", "GELU", "Hardsigmoid",
+    "BCEWithLogitsLoss", "BatchNorm1d", "CTCLoss", "BatchNorm2d", "BatchNorm3d", "Conv1d", "Conv2d", "Conv3d",
+    "CrossEntropyLoss", "Dropout", "Dropout1d", "Dropout2d", "ELU", "Embedding", "EmbeddingBag", "Flatten", "GELU", "Hardsigmoid",
     "Hardswish", "Hardtanh", "HuberLoss", "Identity", "L1Loss", "LayerNorm", "LeakyReLU", "Linear", "LogSigmoid",
-    "LogSoftmax", "MSELoss", "MaxPool1d", "MaxPool2d", "MaxPool3d", "Mish", "Module", "ModuleDict", "ModuleList",
+    "LogSoftmax", "MSELoss", "MaxPool1d", "MaxPool2d", "MaxPool3d", "MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d", "Mish", "Module", "ModuleDict", "ModuleList",
     "MultiheadAttention", "NLLLoss", "NonDynamicallyQuantizableLinear", "ReLU", "ReLU6", "Sequential", "SiLU",
     "Sigmoid", "SmoothL1Loss", "Softmax", "Softmin", "Softplus", "Tanh", "Unflatten",
 ]

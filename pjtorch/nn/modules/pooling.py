@@ -1,4 +1,4 @@
-"""Pooling layers: MaxPool, AvgPool and AdaptiveAvgPool over 1-3 spatial dims."""
+"""Pooling layers: MaxPool, AvgPool, AdaptiveAvgPool and MaxUnpool over 1-3 spatial dims."""
 from __future__ import annotations
 
 from ...tensor.tensor import Tensor
@@ -103,3 +103,31 @@ class AdaptiveAvgPool2d(_AdaptiveAvgPoolNd):
 
 class AdaptiveAvgPool3d(_AdaptiveAvgPoolNd):
     _function = staticmethod(F.adaptive_avg_pool3d)
+
+
+class _MaxUnpoolNd(Module):
+    _function, _spatial = None, 0
+
+    def __init__(self, kernel_size, stride=None, padding=0) -> None:
+        super().__init__()
+        self.kernel_size = ntuple(self._spatial, kernel_size)
+        self.stride = ntuple(self._spatial, stride if stride is not None else kernel_size)
+        self.padding = ntuple(self._spatial, padding)
+
+    def forward(self, input: Tensor, indices: Tensor, output_size=None) -> Tensor:
+        return type(self)._function(input, indices, self.kernel_size, self.stride, self.padding, output_size)
+
+    def extra_repr(self) -> str:
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+class MaxUnpool1d(_MaxUnpoolNd):
+    _function, _spatial = staticmethod(F.max_unpool1d), 1
+
+
+class MaxUnpool2d(_MaxUnpoolNd):
+    _function, _spatial = staticmethod(F.max_unpool2d), 2
+
+
+class MaxUnpool3d(_MaxUnpoolNd):
+    _function, _spatial = staticmethod(F.max_unpool3d), 3
