@@ -128,3 +128,19 @@ def test_the_real_package_is_what_torch_names(tmp_path):
     result = subprocess.run([sys.executable, "-m", "pjtorch.run", str(script)],
                             cwd=REPO_ROOT, capture_output=True, text=True, timeout=300)
     assert result.stdout.strip() == "True pjtorch", result.stderr
+
+
+def test_fft_and_special_import_as_torch_submodules(tmp_path):
+    script = tmp_path / "probe.py"
+    script.write_text(textwrap.dedent("""
+        import torch.fft
+        import torch.special as S
+        from torch import fft, special
+        from torch.fft import rfft
+        import pjtorch
+        print(torch.fft is pjtorch.fft is fft, S is special is pjtorch.special, rfft is pjtorch.fft.rfft)
+        print(torch.fft.__name__, S.__spec__.name)
+    """), encoding="utf-8")
+    result = subprocess.run([sys.executable, "-m", "pjtorch.run", str(script)],
+                            cwd=REPO_ROOT, capture_output=True, text=True, timeout=300)
+    assert result.stdout.splitlines() == ["True True True", "pjtorch.fft pjtorch.special"], result.stderr
