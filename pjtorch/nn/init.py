@@ -9,6 +9,8 @@ import math
 import warnings
 
 from ..autograd import grad_mode
+from .. import linalg
+from ..tensor import factories, random
 from ..tensor.tensor import Tensor
 
 _LINEAR_GAIN_FNS = ("linear", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
@@ -132,3 +134,57 @@ def reset_weight_and_bias_(weight: Tensor, bias: Tensor | None) -> None:
         if fan_in != 0:
             bound = 1 / math.sqrt(fan_in)
             uniform_(bias, -bound, bound)
+
+
+def orthogonal_(tensor: Tensor, gain: float = 1, generator=None) -> Tensor:
+    """A (semi-)orthogonal matrix over dim 0 vs the rest: Q of a Gaussian matrix's QR, signs fixed by R's diagonal."""
+    if tensor.ndimension() < 2:
+        raise ValueError("Only tensors with 2 or more dimensions are supported")
+    if tensor.numel() == 0:
+        return tensor
+    rows = tensor.shape[0]
+    cols = tensor.numel() // rows
+    with grad_mode.no_grad():
+        flattened = tensor.new_empty((rows, cols)).normal_(0, 1, generator=generator)
+        q, r = linalg.qr(flattened.t() if rows < cols else flattened)
+        q = q * r.diagonal().sign()
+        q = q.t() if rows < cols else q
+        tensor.view_as(q).copy_(q)
+        return tensor.mul_(gain)
+
+
+def eye_(tensor: Tensor) -> Tensor:
+    if tensor.ndimension() != 2:
+        raise ValueError("Only tensors with 2 dimensions are supported")
+    with grad_mode.no_grad():
+        return tensor.copy_(factories.eye(*tensor.shape, dtype=tensor.dtype))
+
+
+def dirac_(tensor: Tensor, groups: int = 1) -> Tensor:
+    """The identity convolution: a 1 at the kernel centre linking output channel d (per group) to input d."""
+    if tensor.ndimension() not in (3, 4, 5):
+        raise ValueError("Only tensors with 3, 4, or 5 dimensions are supported")
+    sizes = tensor.shape
+    if sizes[0] % groups != 0:
+        raise ValueError("dim 0 must be divisible by groups")
+    per_group = sizes[0] // groups
+    centre = tuple(size // 2 for size in sizes[2:])
+    with grad_mode.no_grad():
+        tensor.zero_()
+        for g in range(groups):
+            for d in range(min(per_group, sizes[1])):
+                tensor[(g * per_group + d, d) + centre] = 1
+    return tensor
+
+
+def sparse_(tensor: Tensor, sparsity: float, std: float = 0.01, generator=None) -> Tensor:
+    """N(0, std) entries with ceil(sparsity * rows) random ones zeroed in every column."""
+    if tensor.ndimension() != 2:
+        raise ValueError("Only tensors with 2 dimensions are supported")
+    rows, cols = tensor.shape
+    num_zeros = int(math.ceil(sparsity * rows))
+    with grad_mode.no_grad():
+        tensor.normal_(0, std, generator=generator)
+        for col in range(cols):
+            tensor[random.randperm(rows, generator=generator)[:num_zeros], col] = 0
+    return tensor

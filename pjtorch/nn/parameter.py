@@ -54,3 +54,44 @@ class Buffer(Tensor, metaclass=_BufferMeta):
         t.persistent = persistent
         t._is_buffer = True
         return t
+
+
+class UninitializedTensorMixin:
+    """A placeholder of unknown shape (for lazy modules) that `materialize` turns into the real class."""
+
+    cls_to_become: type = Tensor
+
+    def __init__(self, *args, **kwargs) -> None:
+        """Everything happens in __new__; Tensor.__init__ forbids direct construction."""
+
+    def materialize(self, shape, device=None, dtype=None) -> None:
+        """Give it storage of `shape`, uninitialised like torch.empty, and its final class."""
+        shape = (shape,) if isinstance(shape, int) else tuple(shape)
+        self.set_(factories.empty(shape, device=device or self.device, dtype=dtype or self.dtype))
+        self.__class__ = self.cls_to_become
+
+    def __repr__(self, *, tensor_contents=None) -> str:
+        return f"<{type(self).__name__}>"
+
+    __str__ = __repr__
+
+
+class UninitializedParameter(UninitializedTensorMixin, Parameter):
+    cls_to_become = Parameter
+
+    def __new__(cls, requires_grad: bool = True, device=None, dtype=None) -> "UninitializedParameter":
+        return super().__new__(cls, factories.empty(0, device=device, dtype=dtype), requires_grad)
+
+
+class UninitializedBuffer(UninitializedTensorMixin, Tensor):
+    def __new__(cls, requires_grad: bool = False, device=None, dtype=None,
+                persistent: bool = True) -> "UninitializedBuffer":
+        buffer = object.__new__(cls)
+        buffer.__dict__.update(factories.empty(0, device=device, dtype=dtype).__dict__)
+        buffer.requires_grad_(requires_grad)
+        buffer.persistent = persistent
+        return buffer
+
+
+def is_lazy(param: Tensor) -> bool:
+    return isinstance(param, UninitializedTensorMixin)

@@ -10,6 +10,9 @@ from .dropout import Dropout, Dropout1d, Dropout2d
 from .extra import *  # noqa: F401,F403
 from .extra import __all__ as _extra_all
 from .flatten import Flatten, Unflatten
+from .lazy import (
+    LazyBatchNorm1d, LazyBatchNorm2d, LazyBatchNorm3d, LazyConv1d, LazyConv2d, LazyConv3d, LazyLinear,
+)
 from .linear import Identity, Linear, NonDynamicallyQuantizableLinear
 from .loss import BCELoss, BCEWithLogitsLoss, CTCLoss, CrossEntropyLoss, HuberLoss, L1Loss, MSELoss, NLLLoss, SmoothL1Loss
 from .module import Module
@@ -31,6 +34,7 @@ __all__ = [
     "BCEWithLogitsLoss", "BatchNorm1d", "CTCLoss", "BatchNorm2d", "BatchNorm3d", "Conv1d", "Conv2d", "Conv3d",
     "CrossEntropyLoss", "Dropout", "Dropout1d", "Dropout2d", "ELU", "Embedding", "EmbeddingBag", "Flatten", "GELU", "Hardsigmoid",
     "Hardswish", "Hardtanh", "HuberLoss", "Identity", "L1Loss", "LayerNorm", "LeakyReLU", "Linear", "LogSigmoid",
+    "LazyBatchNorm1d", "LazyBatchNorm2d", "LazyBatchNorm3d", "LazyConv1d", "LazyConv2d", "LazyConv3d", "LazyLinear",
     "LogSoftmax", "MSELoss", "MaxPool1d", "MaxPool2d", "MaxPool3d", "MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d", "Mish", "Module", "ModuleDict", "ModuleList",
     "MultiheadAttention", "NLLLoss", "NonDynamicallyQuantizableLinear", "ReLU", "ReLU6", "Sequential", "SiLU",
     "Sigmoid", "SmoothL1Loss", "Softmax", "Softmin", "Softplus", "Tanh", "Unflatten",
