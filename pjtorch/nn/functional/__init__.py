@@ -14,7 +14,8 @@ from .conv import conv1d, conv2d, conv3d
 from .ctc import ctc_loss
 from .dropout import dropout, dropout1d, dropout2d
 from .extra import (
-    adaptive_max_pool1d, adaptive_max_pool2d, adaptive_max_pool2d_with_indices, conv_transpose1d, conv_transpose2d,
+    adaptive_max_pool1d, adaptive_max_pool2d, adaptive_max_pool2d_with_indices, adaptive_max_pool3d,
+    adaptive_max_pool3d_with_indices, conv_transpose1d, conv_transpose2d,
     conv_transpose3d, cosine_embedding_loss, fold, gaussian_nll_loss, group_norm, hinge_embedding_loss,
     instance_norm, interpolate, margin_ranking_loss, multi_margin_loss, pairwise_distance, pixel_shuffle,
     pixel_unshuffle, poisson_nll_loss, soft_margin_loss, triplet_margin_loss, unfold, upsample, upsample_bilinear,
@@ -46,7 +47,8 @@ __all__ = [
     "smooth_l1_loss", "softmax", "softmin", "softplus", "tanh",
     "celu", "glu", "hardshrink", "prelu", "rrelu", "selu", "softshrink", "softsign", "tanhshrink", "threshold",
     "threshold_", "kl_div", "cosine_similarity",
-    "adaptive_max_pool1d", "adaptive_max_pool2d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d",
+    "adaptive_max_pool1d", "adaptive_max_pool2d", "adaptive_max_pool2d_with_indices", "adaptive_max_pool3d",
+    "adaptive_max_pool3d_with_indices", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d",
     "cosine_embedding_loss", "fold", "gaussian_nll_loss", "group_norm", "hinge_embedding_loss", "instance_norm",
     "interpolate", "margin_ranking_loss", "multi_margin_loss", "pairwise_distance", "pixel_shuffle",
     "pixel_unshuffle", "poisson_nll_loss", "soft_margin_loss", "triplet_margin_loss", "unfold", "upsample",

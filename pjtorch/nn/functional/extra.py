@@ -279,30 +279,44 @@ def fold(input: Tensor, output_size, kernel_size, dilation=1, padding=0, stride=
 
 # ----- adaptive max pooling ---------------------------------------------------------------------------
 
-def _adaptive_max_pool2d(input: Tensor, output_size, return_indices: bool, name: str = "adaptive_max_pool2d"):
-    size = ntuple(2, output_size)
-    size = tuple(input.shape[-2 + i] if v is None else v for i, v in enumerate(size))
-    if input.ndim not in (3, 4):
-        raise RuntimeError(f"{name}(): Expected 3D or 4D tensor, but got: {list(input.shape)}")
+def _adaptive_max_pool(input: Tensor, output_size, return_indices: bool, spatial: int,
+                       kernel_name: str | None = None):
+    """Max over adaptive windows of the last `spatial` dims; None in output_size keeps that input size.
+    `kernel_name` is what PyTorch's dtype error calls the kernel (it differs between 2d and 3d)."""
+    name = f"adaptive_max_pool{spatial}d"
+    size = ntuple(spatial, output_size)
+    size = tuple(input.shape[i - spatial] if v is None else v for i, v in enumerate(size))
+    if input.ndim not in (spatial + 1, spatial + 2):
+        raise RuntimeError(f"{name}(): Expected {spatial + 1}D or {spatial + 2}D tensor, but got: "
+                           f"{list(input.shape)}")
     if input.dtype.category != dtypes.FLOATING:
-        raise NotImplementedError(f"\"adaptive_max_pool2d\" not implemented for "
+        raise NotImplementedError(f"\"{kernel_name or name}\" not implemented for "
                                   f"'{dtypes.LEGACY_NAMES[input.dtype][:-6]}'")
-    values, indices = dispatch.apply(extra_ops.ADAPTIVE_MAX_POOL[2], (input,), static(output_size=size))
+    values, indices = dispatch.apply(extra_ops.ADAPTIVE_MAX_POOL[spatial], (input,), static(output_size=size))
     return (values, indices) if return_indices else values
 
 
 def adaptive_max_pool2d(input: Tensor, output_size, return_indices: bool = False):
-    return _adaptive_max_pool2d(input, output_size, return_indices)
+    return _adaptive_max_pool(input, output_size, return_indices, 2)
 
 
-adaptive_max_pool2d_with_indices = adaptive_max_pool2d
+def adaptive_max_pool3d(input: Tensor, output_size, return_indices: bool = False):
+    return _adaptive_max_pool(input, output_size, return_indices, 3, "adaptive_max_pool3d_cpu")
+
+
+def adaptive_max_pool2d_with_indices(input: Tensor, output_size, return_indices: bool = False) -> tuple:
+    return _adaptive_max_pool(input, output_size, True, 2)
+
+
+def adaptive_max_pool3d_with_indices(input: Tensor, output_size, return_indices: bool = False) -> tuple:
+    return _adaptive_max_pool(input, output_size, True, 3, "adaptive_max_pool3d_cpu")
 
 
 def adaptive_max_pool1d(input: Tensor, output_size, return_indices: bool = False):
     if input.ndim not in (2, 3):
         raise RuntimeError(f"adaptive_max_pool1d(): Expected 2D or 3D tensor, but got: {list(input.shape)}")
     size = output_size[0] if isinstance(output_size, (tuple, list)) else output_size
-    values, indices = _adaptive_max_pool2d(input.unsqueeze(-2), (1, size), True)
+    values, indices = _adaptive_max_pool(input.unsqueeze(-2), (1, size), True, 2)
     values, indices = values.squeeze(-2), indices.squeeze(-2)
     return (values, indices) if return_indices else values
 

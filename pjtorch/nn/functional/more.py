@@ -1,7 +1,10 @@
 """More of torch.nn.functional, composed from other functions as PyTorch's composites are: pdist,
 bilinear, rms_norm, local_response_norm, lp pooling, channel_shuffle, the multilabel and
-distance-triplet losses, alpha dropout, the in-place activation aliases and *_with_indices pools."""
+distance-triplet losses, alpha dropout, gumbel_softmax, the in-place activation aliases and *_with_indices
+pools."""
 from __future__ import annotations
+
+import warnings
 
 import numpy as np
 
@@ -253,10 +256,23 @@ def adaptive_max_pool1d_with_indices(input: Tensor, output_size, return_indices:
     return extra.adaptive_max_pool1d(input, output_size, return_indices=True)
 
 
+def gumbel_softmax(logits: Tensor, tau: float = 1, hard: bool = False, eps: float = 1e-10, dim: int = -1) -> Tensor:
+    """softmax((logits + Gumbel noise) / tau); with hard=True the one-hot of its argmax, whose gradient is the
+    soft sample's (straight-through)."""
+    if eps != 1e-10:
+        warnings.warn("`eps` parameter is deprecated and has no effect.", stacklevel=2)
+    gumbels = -factories.empty_like(logits).exponential_().log()
+    soft = ((logits + gumbels) / tau).softmax(dim)
+    if not hard:
+        return soft
+    index = soft.max(dim, keepdim=True)[1]
+    return factories.zeros_like(logits).scatter_(dim, index, 1.0) - soft.detach() + soft
+
+
 __all__ = [
     "adaptive_max_pool1d_with_indices", "alpha_dropout", "bilinear", "celu_", "channel_shuffle", "dropout3d",
-    "elu_", "feature_alpha_dropout", "hardtanh_", "leaky_relu_", "local_response_norm", "lp_pool1d", "lp_pool2d",
-    "lp_pool3d", "max_pool1d_with_indices", "max_pool2d_with_indices", "max_pool3d_with_indices",
+    "elu_", "feature_alpha_dropout", "gumbel_softmax", "hardtanh_", "leaky_relu_", "local_response_norm",
+    "lp_pool1d", "lp_pool2d", "lp_pool3d", "max_pool1d_with_indices", "max_pool2d_with_indices", "max_pool3d_with_indices",
     "multilabel_margin_loss", "multilabel_soft_margin_loss", "native_channel_shuffle", "pdist", "rms_norm",
     "rrelu_", "selu_", "triplet_margin_with_distance_loss",
 ]

@@ -371,6 +371,10 @@ class AdaptiveMaxPool2d(_AdaptiveMaxPoolNd):
     _function = staticmethod(F.adaptive_max_pool2d)
 
 
+class AdaptiveMaxPool3d(_AdaptiveMaxPoolNd):
+    _function = staticmethod(F.adaptive_max_pool3d)
+
+
 # ----- distances --------------------------------------------------------------------------------------
 
 class PairwiseDistance(Module):
@@ -484,8 +488,8 @@ class CosineEmbeddingLoss(_Loss):
 
 
 __all__ = [
-    "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "CELU", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d",
-    "CosineEmbeddingLoss", "CosineSimilarity", "Fold", "GLU", "GaussianNLLLoss", "GroupNorm", "Hardshrink",
+    "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AdaptiveMaxPool3d", "CELU", "ConvTranspose1d", "ConvTranspose2d",
+    "ConvTranspose3d", "CosineEmbeddingLoss", "CosineSimilarity", "Fold", "GLU", "GaussianNLLLoss", "GroupNorm", "Hardshrink",
     "HingeEmbeddingLoss", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d", "KLDivLoss", "MarginRankingLoss",
     "MultiMarginLoss", "PReLU", "PairwiseDistance", "PixelShuffle", "PixelUnshuffle", "PoissonNLLLoss", "SELU",
     "SoftMarginLoss", "Softshrink", "Softsign", "Tanhshrink", "Threshold", "TripletMarginLoss", "Unfold", "Upsample",
