@@ -132,6 +132,11 @@ class Function:
 
     vjp = backward
 
+    @staticmethod
+    def setup_context(ctx, inputs: tuple, output) -> None:
+        """Overridden by Functions whose `forward` takes no ctx (PyTorch 2's style): saves what backward needs."""
+        raise NotImplementedError("setup_context is not implemented.")
+
     @classmethod
     def apply(cls, *args, **kwargs):
         from .. import dispatch
@@ -139,7 +144,11 @@ class Function:
         ctx = FunctionCtx()
         ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
         with grad_mode.no_grad():
-            outputs = cls.forward(ctx, *args, **kwargs)
+            if cls.setup_context is Function.setup_context:
+                outputs = cls.forward(ctx, *args, **kwargs)
+            else:
+                outputs = cls.forward(*args, **kwargs)
+                cls.setup_context(ctx, args, outputs)
         if not (grad_mode.STATE.enabled and any(ctx.needs_input_grad)):
             return outputs
         single = not isinstance(outputs, tuple)

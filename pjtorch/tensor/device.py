@@ -114,7 +114,9 @@ def to_jax(target: device):
                 "other API call, so the stacktrace below might be incorrect."
             )
         return gpus[target.index]
-    raise RuntimeError(f"pjtorch has no backend for device type '{target.type}'")
+    if target.type == "xpu":
+        raise AssertionError("Torch not compiled with XPU enabled")
+    raise RuntimeError(f"PyTorch is not linked with support for {target.type} devices")
 
 
 @functools.lru_cache(maxsize=None)

@@ -19,6 +19,7 @@ from ..ops import shape as shape_ops
 from ..ops import strided as strided_ops
 from ..ops.registry import Op, SAVES_NOTHING
 from . import dtypes
+from .functions import accepting_out
 from .tensor import Tensor, wrap_dim
 from .views import view_as_complex, view_as_real  # noqa: F401  (torch.view_as_*: re-exported with the others)
 
@@ -1607,3 +1608,13 @@ def set_warn_always(b: bool) -> None:
 
 def is_warn_always_enabled() -> bool:
     return _WARN_ALWAYS["enabled"]
+
+
+# The functions here PyTorch gives an `out=` argument.
+_WITH_OUT = (
+    "addbmm addmv addr baddbmm bucketize chain_matmul cholesky cholesky_inverse cholesky_solve complex cross diag diff "
+    "frexp histc igamma igammac inner kron lu_solve mode msort mvlgamma nanmedian nanquantile narrow_copy polar "
+    "polygamma quantile renorm searchsorted triangular_solve vdot"
+).split()
+for _function in _WITH_OUT:
+    globals()[_function] = accepting_out(globals()[_function])

@@ -13,6 +13,7 @@ from typing import Sequence
 import numpy as np
 
 from .. import dispatch
+from ..autograd import grad_mode
 from ..amp.autocast_mode import cast_inputs
 from ..ops import extra as extra_ops, linalg as linalg_ops, pointwise, reduction, shape as shape_ops, strided
 from . import dtypes, factories, views
@@ -1096,8 +1097,15 @@ def _common_dtype_tensors(tensors: Sequence[Tensor]) -> list:
     return [t if t.dtype is common else to_dtype(t, common) for t in tensors]
 
 
+def _tensor_list(name: str, tensors) -> list:
+    """The joining functions take a sequence of tensors; a tensor itself (iterable as it is) is refused."""
+    if isinstance(tensors, Tensor):
+        raise TypeError(f"{name}(): argument 'tensors' (position 1) must be tuple of Tensors, not Tensor")
+    return list(tensors)
+
+
 def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
-    tensors = list(tensors)
+    tensors = _tensor_list("cat", tensors)
     if not tensors:
         raise ValueError("torch.cat(): expected a non-empty list of Tensors")
     for i, t in enumerate(tensors):
@@ -1130,7 +1138,7 @@ concat = concatenate = cat
 
 
 def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
-    tensors = list(tensors)
+    tensors = _tensor_list("stack", tensors)
     if not tensors:
         raise RuntimeError("stack expects a non-empty TensorList")
     for i, t in enumerate(tensors[1:], start=1):
@@ -1142,23 +1150,23 @@ def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
 
 
 def hstack(tensors: Sequence[Tensor]) -> Tensor:
-    tensors = [atleast_1d(t) for t in tensors]
+    tensors = [atleast_1d(t) for t in _tensor_list("hstack", tensors)]
     return cat(tensors, 0 if tensors[0].ndim == 1 else 1)
 
 
 def vstack(tensors: Sequence[Tensor]) -> Tensor:
-    return cat([atleast_2d(t) for t in tensors], 0)
+    return cat([atleast_2d(t) for t in _tensor_list("vstack", tensors)], 0)
 
 
 row_stack = vstack
 
 
 def dstack(tensors: Sequence[Tensor]) -> Tensor:
-    return cat([atleast_3d(t) for t in tensors], 2)
+    return cat([atleast_3d(t) for t in _tensor_list("dstack", tensors)], 2)
 
 
 def column_stack(tensors: Sequence[Tensor]) -> Tensor:
-    return hstack([t.reshape(-1, 1) if t.ndim <= 1 else t for t in tensors])
+    return hstack([t.reshape(-1, 1) if t.ndim <= 1 else t for t in _tensor_list("column_stack", tensors)])
 
 
 def atleast_1d(t: Tensor) -> Tensor:
@@ -1442,33 +1450,66 @@ def _check_select_bounds(index: Tensor, dim: int, size: int) -> None:
         raise RuntimeError(f"INDICES element is out of DATA bounds, id={bad[0]} axis_dim={size}")
 
 
+def _checked_index_dim(name: str, input: Tensor, dim: int, index: Tensor, source=None) -> int:
+    """index_add/index_copy/index_fill check the index's dtype and values (and the source's length) before writing;
+    each words its errors its own way, as PyTorch's kernels do. Returns the wrapped dim."""
+    dim = wrap_dim(dim, input.ndim)
+    kind = index.dtype if isinstance(index, Tensor) else None
+    if name == "index_fill_" and kind is not dtypes.int64:
+        raise IndexError("index_fill_(): Expected dtype int64 for index.")
+    if name == "index_add_" and kind not in (dtypes.int64, dtypes.int32):
+        raise RuntimeError(f"index_add_(): Expected dtype int32/int64 for index but got: {_scalar_type_name(kind)}")
+    if name == "index_copy_" and kind is not dtypes.int64:
+        raise RuntimeError(f"index_copy_(): Expected a long tensor for index, but got {_scalar_type_name(kind)}")
+    size, count = (input._shape[dim] if input.ndim else 1), index.numel()
+    if source is not None and source.ndim and source._shape[wrap_dim(dim, source.ndim)] != count:
+        found = source._shape[wrap_dim(dim, source.ndim)]
+        if name == "index_add_":
+            raise RuntimeError(f"index_add_(): Number of indices ({count}) should be equal to source.size(dim): "
+                               f"({found}), for dim: {dim}")
+        raise IndexError(f"index_copy_(): Number of indices ({count}) should be equal to source.size(dim) ({found})")
+    values = _index_values(index)
+    bad = values[(values < (-size if name == "index_fill_" else 0)) | (values >= size)]
+    if bad.size and name == "index_add_":
+        if dim == 0:  # the CPU kernel's dim-0 path, as index_select's
+            raise IndexError("index out of range in self")
+        raise RuntimeError(f"index {bad[0]} is out of bounds for dimension {dim} with size {size}")
+    if bad.size:
+        prefix = "index_copy_(): " if name == "index_copy_" else ""
+        raise IndexError(f"{prefix}index {bad[0]} is out of bounds for dimension {dim} with size {size}")
+    return dim
+
+
 def index_add(input: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha=1) -> Tensor:
-    return dispatch.apply(shape_ops.INDEX_ADD, (input, index, source),
-                          _static(dim=wrap_dim(dim, input.ndim), alpha=alpha))
+    dim = _checked_index_dim("index_add_", input, dim, index, source)
+    return dispatch.apply(shape_ops.INDEX_ADD, (input, index, source), _static(dim=dim, alpha=alpha))
 
 
 def index_add_(input: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha=1) -> Tensor:
-    return dispatch.apply_inplace(shape_ops.INDEX_ADD, input, (index, source),
-                                  _static(dim=wrap_dim(dim, input.ndim), alpha=alpha))
+    dim = _checked_index_dim("index_add_", input, dim, index, source)
+    return dispatch.apply_inplace(shape_ops.INDEX_ADD, input, (index, source), _static(dim=dim, alpha=alpha))
 
 
 def index_copy(input: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor:
-    return dispatch.apply(shape_ops.INDEX_COPY, (input, index, source), _static(dim=wrap_dim(dim, input.ndim)))
+    dim = _checked_index_dim("index_copy_", input, dim, index, source)
+    return dispatch.apply(shape_ops.INDEX_COPY, (input, index, source), _static(dim=dim))
 
 
 def index_copy_(input: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor:
-    return dispatch.apply_inplace(shape_ops.INDEX_COPY, input, (index, source), _static(dim=wrap_dim(dim, input.ndim)))
+    dim = _checked_index_dim("index_copy_", input, dim, index, source)
+    return dispatch.apply_inplace(shape_ops.INDEX_COPY, input, (index, source), _static(dim=dim))
 
 
 def index_fill(input: Tensor, dim: int, index: Tensor, value) -> Tensor:
     op = shape_ops.INDEX_FILL_TENSOR if isinstance(value, Tensor) else shape_ops.INDEX_FILL
-    return dispatch.apply(op, (input, index, _index_fill_value(value, input)), _static(dim=wrap_dim(dim, input.ndim)))
+    dim = _checked_index_dim("index_fill_", input, dim, index)
+    return dispatch.apply(op, (input, index, _index_fill_value(value, input)), _static(dim=dim))
 
 
 def index_fill_(input: Tensor, dim: int, index: Tensor, value) -> Tensor:
     op = shape_ops.INDEX_FILL_TENSOR if isinstance(value, Tensor) else shape_ops.INDEX_FILL
-    return dispatch.apply_inplace(op, input, (index, _index_fill_value(value, input)),
-                                  _static(dim=wrap_dim(dim, input.ndim)))
+    dim = _checked_index_dim("index_fill_", input, dim, index)
+    return dispatch.apply_inplace(op, input, (index, _index_fill_value(value, input)), _static(dim=dim))
 
 
 def _index_fill_value(value, input: Tensor):
@@ -1640,7 +1681,84 @@ def is_nonzero(input: Tensor) -> bool:
     return bool(input)  # Tensor.__bool__ words the ambiguity errors as PyTorch's is_nonzero does
 
 
-_HELPERS = {"as_operand", "dims_arg", "make_return", "wrap_dim", "Tensor", "to_dtype", "view_as_dtype", "required"}
+def _category(d: dtypes.dtype) -> int:
+    return 3 if d.is_complex else 2 if d.is_floating_point else 0 if d is dtypes.bool else 1
+
+
+def _write_out(name: str, result, out):
+    """Copy a result into the caller's `out=` tensor(s), resizing as PyTorch does, and return them."""
+    if isinstance(result, tuple):
+        if not isinstance(out, (tuple, list)) or len(out) != len(result):
+            raise TypeError(f"{name}(): argument 'out' must be tuple of {len(result)} Tensors")
+        written = [_write_out(name, r, o) for r, o in zip(result, out)]
+        fields = getattr(result, "_fields", None)
+        return make_return(f"{name}_out", **dict(zip(fields, written))) if fields else tuple(written)
+    if not isinstance(out, Tensor):
+        raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
+    if not isinstance(result, Tensor):
+        result = factories.tensor(result, dtype=out.dtype, device=out.device)
+    if result.requires_grad or (out.requires_grad and grad_mode.is_grad_enabled()):
+        raise RuntimeError(f"{name}(): functions with out=... arguments don't support automatic differentiation, "
+                           "but one of the arguments requires grad.")
+    if _category(result.dtype) > _category(out.dtype):
+        raise RuntimeError(f"result type {_scalar_type_name(result.dtype)} can't be cast to the desired output "
+                           f"type {_scalar_type_name(out.dtype)}")
+    if out._shape != result._shape:
+        if out.numel():
+            warnings.warn(f"An output with one or more elements was resized since it had shape "
+                          f"[{', '.join(map(str, out._shape))}], which does not match the required output shape "
+                          f"[{', '.join(map(str, result._shape))}]. This behavior is deprecated, and in a future "
+                          "PyTorch release outputs will not be resized unless they have zero elements. You can "
+                          "explicitly reuse an out tensor t by resizing it, inplace, to zero elements with "
+                          "t.resize_(0).", UserWarning, stacklevel=3)
+        out.resize_(result._shape)
+    return copy_(out, result)
+
+
+def numpy_names(kwargs: dict) -> dict:
+    """PyTorch's argument parser takes NumPy's `axis` and `keepdims` for `dim` and `keepdim` everywhere."""
+    if "axis" not in kwargs and "keepdims" not in kwargs:
+        return kwargs
+    return {{"axis": "dim", "keepdims": "keepdim"}.get(key, key): value for key, value in kwargs.items()}
+
+
+def accepting_out(fn):
+    """The `torch.*` form of a function also takes `out=`: the result is computed, then copied into `out`.
+    `without_out` is the plain function, which the Tensor methods (that take no `out=`) bind instead."""
+    name = fn.__name__
+
+    @functools.wraps(fn)
+    def run(*args, out=None, **kwargs):
+        result = fn(*args, **numpy_names(kwargs)) if kwargs else fn(*args)
+        return result if out is None else _write_out(name, result, out)
+
+    run.without_out = fn
+    return run
+
+
+# The functions PyTorch gives an `out=` argument (with softmax, log_softmax and argsort, which take NumPy's names
+# through the same wrapper).
+_WITH_OUT = (
+    "add addcdiv addcmul addmm all amax amin aminmax any argmax argmin atan2 bitwise_and bitwise_left_shift "
+    "bitwise_or bitwise_right_shift bitwise_xor bmm cat clamp clip column_stack concat concatenate conj_physical "
+    "copysign cummax cummin cumprod cumsum div dot dstack eq float_power floor_divide fmax fmin fmod gather gcd ge "
+    "ger gt heaviside hstack hypot index_select kthvalue lcm ldexp le lerp logaddexp logaddexp2 logcumsumexp "
+    "logical_and logical_or logical_xor logsumexp lt masked_select matmul max maximum mean median min minimum mm "
+    "mul mv nan_to_num nanmean nansum ne nextafter nonzero norm outer pow prod remainder round row_stack sort std "
+    "softmax log_softmax argsort stack "
+    "std_mean sub sum take take_along_dim tensordot topk tril triu true_divide var var_mean vstack where xlogy"
+).split()
+for _table in (UNARY_FUNCTIONS, BINARY_FUNCTIONS):
+    for _name, _fn in _table.items():
+        if not _name.endswith("_"):
+            _table[_name] = accepting_out(_fn)
+for _name in _WITH_OUT:
+    if _name in globals():  # the others are pointwise functions of the tables, wrapped above
+        globals()[_name] = accepting_out(globals()[_name])
+
+
+_HELPERS = {"as_operand", "numpy_names", "accepting_out", "dims_arg", "make_return", "wrap_dim", "Tensor", "to_dtype",
+            "view_as_dtype", "required"}
 # In-place forms PyTorch has as Tensor methods only, not as `torch.*` functions.
 _METHODS_ONLY = {"scatter_reduce_", "masked_scatter_", "cumsum_", "cumprod_"}
 __all__ = [name for name, value in list(globals().items())

@@ -17,8 +17,10 @@ from .tensor import Tensor
 
 
 def _method(fn):
+    fn = getattr(fn, "without_out", fn)  # methods take no `out=`: skip the torch-function wrapper
+
     def method(self, *args, **kwargs):
-        return fn(self, *args, **kwargs)
+        return fn(self, *args, **functions.numpy_names(kwargs)) if kwargs else fn(self, *args)
 
     method.__name__ = getattr(fn, "__name__", "method")
     method.__doc__ = getattr(fn, "__doc__", None)
@@ -27,6 +29,8 @@ def _method(fn):
 
 def _reflected(fn):
     """`2 - t` -> fn(2, t): the scalar is the left operand."""
+    fn = getattr(fn, "without_out", fn)
+
     def method(self, other):
         try:
             other = as_operand(other)
@@ -40,7 +44,7 @@ def _reflected(fn):
 def _forward(fn, op=None):
     """`t ⊕ other` as fn(t, other); where fn is a plain dispatch of `op`, a tensor or Python number goes straight
     to dispatch (the per-op hot path: no conversion can apply to them)."""
-    apply = dispatch.apply
+    apply, fn = dispatch.apply, getattr(fn, "without_out", fn)
 
     def method(self, other):
         if op is not None and type(other) in _PLAIN_OPERANDS:
@@ -285,6 +289,8 @@ def _resize_(self, *sizes, memory_format=None):
         flat = storage.array.reshape(-1)
         grown = jnp.concatenate([flat, jnp.zeros(needed - flat.size, flat.dtype)])
         storage = Storage(grown, storage.device, storage.dtype)
+    if shape != self._shape:  # a resize is an in-place change: PyTorch bumps the version counter
+        storage.version = self._storage.version + 1
     stride = strided.contiguous_strides(shape)
     resized = Tensor._from_storage(storage, shape, stride, self._offset)
     self._storage, self._shape, self._stride, self._whole = storage, resized._shape, stride, resized._whole

@@ -79,6 +79,10 @@ class Storage:
     def numel(self) -> int:
         return self._host.size if self._host is not None else self._array.size
 
+    def nbytes(self) -> int:
+        """`t.untyped_storage().nbytes()`: the size in bytes of the whole memory, as PyTorch reports it."""
+        return self.numel * self.dtype.itemsize
+
     @property
     def shape(self) -> tuple:
         """The shape the value is held in (a base tensor's shape, or a flat span shared with NumPy)."""

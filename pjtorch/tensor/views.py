@@ -380,11 +380,12 @@ def unflatten(t: Tensor, dim: int, sizes) -> Tensor:
 def permute(t: Tensor, *dims) -> Tensor:
     if not dims:
         raise TypeError('permute() missing 1 required positional arguments: "dims"')
-    dims = tuple(wrap_dim(d, t.ndim) for d in shape_args(dims))
+    dims = shape_args(dims)
     if len(dims) != t.ndim:
         raise RuntimeError(f"permute(sparse_coo): number of dimensions in the tensor input does not match the "
                            f"length of the desired ordering of dimensions i.e. input.dim() = {t.ndim} is not equal "
                            f"to len(dims) = {len(dims)}")
+    dims = tuple(wrap_dim(d, t.ndim) for d in dims)
     if len(set(dims)) != len(dims):
         raise RuntimeError("permute(): duplicate dims are not allowed.")
     return make_view(t, _permute_layout, "PermuteBackward0", dims)
