@@ -368,6 +368,15 @@ _LINKED_BY_READING = frozenset({
 })
 
 
+def _links(node: OpNode, static: tuple, avals: tuple) -> tuple:
+    """Which saved inputs a create_graph gradient stays linked to. PyTorch's pow gradient is
+    `grad * c * x**(c - 1)`, linked to x for every exponent but 0 (x**1's gradient reads x through x**0)."""
+    name = type(node).__name__
+    if name == "PowBackward0" and dict(node.kernel.static).get("exponent") != 0:
+        return (True,) * len(avals)
+    return (primals_read if name in _LINKED_BY_READING else primals_differentiated)(static, avals)
+
+
 @functools.lru_cache(maxsize=None)
 def _vjp_op(grad_name: str) -> Op:
     """The op a node's vjp is recorded as, named as PyTorch would name the gradient it makes."""
@@ -394,7 +403,7 @@ def _apply_recorded(node: OpNode, saved: tuple, grads_out: list) -> tuple:
             results.append(None)
             continue
         static = node.vjp_static(wanted=tuple(i == position for i in range(len(node.edges))))
-        links = (primals_read if type(node).__name__ in _LINKED_BY_READING else primals_differentiated)(static, avals)
+        links = _links(node, static, avals)
         primals = tuple(_connected(array, source if linked else None)
                         for array, source, linked in zip(saved, node.edges, links))
         (g,) = dispatch.apply(_vjp_op(type(node).__name__), (*primals, *cotangents), static)
