@@ -160,6 +160,7 @@ def apply(op: Op, inputs: Sequence, static: tuple = ()):
     wants_grad = False
     deferred_inputs = False
     scalars = False
+    views = False
     device = None
     for x in inputs:
         if isinstance(x, Tensor):
@@ -177,7 +178,8 @@ def apply(op: Op, inputs: Sequence, static: tuple = ()):
             elif op.elementwise and x._stride != strided.contiguous_strides(x._shape):
                 return _elementwise_layout(inputs, _apply_general(op, inputs, static))
             else:
-                arrays.append(x._value())
+                arrays.append(x)  # read below, once it is known whether the call is recorded
+                views = True
             signature.append(storage.dtype)
             signature.append(x._shape)
             if x._grad_fn is not None or x._requires_grad:
@@ -192,6 +194,8 @@ def apply(op: Op, inputs: Sequence, static: tuple = ()):
     if scalars:
         _put_scalars_on_device(inputs, arrays, decision.cast, device)
     recording = wants_grad and grad_mode.STATE.enabled
+    if views:
+        _read_views(inputs, arrays, recording and decision.dtype is not None, device)
     if recording and decision.dtype is not None:
         return _apply_deferred(decision, inputs, arrays, device)
     if deferred_inputs:  # read through the storage, which keeps the computed value
@@ -205,6 +209,19 @@ def apply(op: Op, inputs: Sequence, static: tuple = ()):
 
 _DEFAULT_DTYPE = dtypes._default
 _ARRAY_TYPE = type(jax.numpy.zeros(()))
+
+
+def _read_views(inputs: Sequence, arrays: list, lazily: bool, device) -> None:
+    """The values of the operands that are views. A call whose result is deferred defers the reads too, so the
+    fused backward computes them inside its own single call."""
+    for i, x in enumerate(inputs):
+        if isinstance(x, Tensor) and not x._whole:
+            read = None
+            if lazily:
+                offset = scalar_array(x._offset, np.int64, device)
+                read = deferred.defer(strided.read_kernel(x._shape, x._stride), (x._storage.lazy_array, offset),
+                                      x._shape, x._storage.dtype.jax)
+            arrays[i] = x._value() if read is None else read
 
 
 def _put_scalars_on_device(inputs: Sequence, arrays: list, cast, device) -> None:
