@@ -160,6 +160,7 @@ def apply(op: Op, inputs: Sequence, static: tuple = ()):
     wants_grad = False
     deferred_inputs = False
     scalars = False
+    views = False
     device = None
     for x in inputs:
         if isinstance(x, Tensor):
@@ -177,7 +178,8 @@ def apply(op: Op, inputs: Sequence, static: tuple = ()):
             elif op.elementwise and x._stride != strided.contiguous_strides(x._shape):
                 return _elementwise_layout(inputs, _apply_general(op, inputs, static))
             else:
-                arrays.append(x._value())
+                arrays.append(x)  # read below, once it is known whether the call is recorded
+                views = True
             signature.append(storage.dtype)
             signature.append(x._shape)
             if x._grad_fn is not None or x._requires_grad:
@@ -192,6 +194,8 @@ def apply(op: Op, inputs: Sequence, static: tuple = ()):
     if scalars:
         _put_scalars_on_device(inputs, arrays, decision.cast, device)
     recording = wants_grad and grad_mode.STATE.enabled
+    if views:
+        _read_views(inputs, arrays, recording and decision.dtype is not None, device)
     if recording and decision.dtype is not None:
         return _apply_deferred(decision, inputs, arrays, device)
     if deferred_inputs:  # read through the storage, which keeps the computed value
@@ -205,6 +209,19 @@ def apply(op: Op, inputs: Sequence, static: tuple = ()):
 
 _DEFAULT_DTYPE = dtypes._default
 _ARRAY_TYPE = type(jax.numpy.zeros(()))
+
+
+def _read_views(inputs: Sequence, arrays: list, lazily: bool, device) -> None:
+    """The values of the operands that are views. A call whose result is deferred defers the reads too, so the
+    fused backward computes them inside its own single call."""
+    for i, x in enumerate(inputs):
+        if isinstance(x, Tensor) and not x._whole:
+            read = None
+            if lazily:
+                offset = scalar_array(x._offset, np.int64, device)
+                read = deferred.defer(strided.read_kernel(x._shape, x._stride), (x._storage.lazy_array, offset),
+                                      x._shape, x._storage.dtype.jax)
+            arrays[i] = x._value() if read is None else read
 
 
 def _put_scalars_on_device(inputs: Sequence, arrays: list, cast, device) -> None:
@@ -449,10 +466,20 @@ def _check_no_internal_overlap(target: Tensor) -> None:
                                "single memory location. Please clone() the tensor before performing the operation.")
 
 
+# (op, static, default dtype, operand signature) -> _InplaceKernel, for an in-place op on a whole tensor whose checks
+# (devices, cast, broadcast) passed once with nothing recorded: a repeat only runs the kernel and stores the result.
+_INPLACE_DECIDED: dict = {}
+
+
 def apply_inplace(op: Op, target: Tensor, others: Sequence, static: tuple = ()) -> Tensor:
     """Runs `op(target, *others)` and writes the result into `target`, keeping its dtype."""
     check_inplace_allowed(target)
-    if not target._whole and op.name not in _OVERLAP_ALLOWED:
+    signature = _inplace_signature(op, target, others, static) if target._whole else None
+    if signature is not None:
+        decided = _INPLACE_DECIDED.get(signature)
+        if decided is not None and not (grad_mode.STATE.enabled and decided.may_record(target, others)):
+            return decided.run(target, others)
+    elif not target._whole and op.name not in _OVERLAP_ALLOWED:
         _check_no_internal_overlap(target)
     inputs = (target, *others)
     tensors = [x for x in inputs if isinstance(x, Tensor)]
@@ -466,6 +493,9 @@ def apply_inplace(op: Op, target: Tensor, others: Sequence, static: tuple = ()) 
     kernel = op.kernel(static, cast, out_cast)
     value = kernel.jit(*arrays)
     recording = grad_mode.STATE.enabled and _any_requires_grad(tensors)
+    if (signature is not None and not recording and value.shape == target._shape
+            and value.dtype == target.dtype.jax and len(_INPLACE_DECIDED) < _DECIDED_LIMIT):
+        _INPLACE_DECIDED[signature] = _InplaceKernel(kernel, inputs, cast)
     edges_before = tuple(edge_of(x) if isinstance(x, Tensor) else None for x in inputs) if recording else None
     through_view = recording and target._base is not None
     base_before = target._base._value() if through_view else None
@@ -474,6 +504,47 @@ def apply_inplace(op: Op, target: Tensor, others: Sequence, static: tuple = ()) 
     if recording:
         _rebase_history(kernel, inputs, arrays, edges_before, saved_versions, base_before)
     return target
+
+
+def _inplace_signature(op: Op, target: Tensor, others: Sequence, static: tuple) -> tuple | None:
+    """The key of `_INPLACE_DECIDED`; None where an operand is on another device or is not whole (the general path
+    checks and reads those)."""
+    storage = target._storage
+    signature = [op, static, _DEFAULT_DTYPE.value, storage.dtype, target._shape]
+    for x in others:
+        if isinstance(x, Tensor):
+            if x._storage.device is not storage.device or not x._whole:
+                return None
+            signature.append(x._storage.dtype)
+            signature.append(x._shape)
+        else:
+            signature.append(type(x))
+    return tuple(signature)
+
+
+class _InplaceKernel:
+    """A decided in-place call: its kernel, and the dtype each scalar operand goes on the device as."""
+
+    __slots__ = ("jit", "scalar_casts")
+
+    def __init__(self, kernel, inputs: Sequence, cast) -> None:
+        self.jit = kernel.jit
+        self.scalar_casts = tuple(None if isinstance(x, Tensor) else cast if cast is not None else _scalar_dtype(x)
+                                  for x in inputs)
+
+    @staticmethod
+    def may_record(target: Tensor, others: Sequence) -> bool:
+        """Whether autograd could record this call (with grad mode on): then it takes the general path."""
+        if target._grad_fn is not None or target._requires_grad or target._base is not None:
+            return True
+        return any(isinstance(x, Tensor) and (x._grad_fn is not None or x._requires_grad) for x in others)
+
+    def run(self, target: Tensor, others: Sequence) -> Tensor:
+        device = target._storage.device
+        arrays = [x._value() if isinstance(x, Tensor) else scalar_array(x, cast, device)
+                  for x, cast in zip((target, *others), self.scalar_casts)]
+        target._storage.replace(self.jit(*arrays))
+        return target
 
 
 def _versions_of_others(kernel, others: Sequence) -> tuple:

@@ -395,3 +395,15 @@ def test_second_derivatives_match_torch():
     for c in SECOND_ORDER:
         tally.check(c.name, lambda lib: second_derivatives(lib, c), lambda lib: (), rtol=1e-9, atol=1e-12)
     tally.assert_clean(len(SECOND_ORDER), values_at_least=len(SECOND_ORDER))
+
+
+@pytest.mark.parametrize("exponent", [0, 1, 2, 1.0, 0.0, -1])
+def test_a_power_gradient_is_linked_to_its_base_unless_the_exponent_is_zero(exponent):
+    """PyTorch's pow gradient is grad * c * x**(c - 1): x**1's reads x (through x**0), x**0's is a plain zero."""
+    found = {}
+    for name, lib in (("pjtorch", pt), ("torch", torch)):
+        x = lib.tensor([1.5, 2.0], dtype=lib.float64, requires_grad=True)
+        (g,) = lib.autograd.grad((x ** exponent).sum(), x, create_graph=True)
+        second = lib.autograd.grad(g.sum(), x)[0].tolist() if g.requires_grad else None
+        found[name] = (g.tolist(), g.requires_grad, second)
+    assert found["pjtorch"] == found["torch"]

@@ -163,3 +163,21 @@ def test_a_graph_over_the_size_limit_is_never_fused(monkeypatch):
         y.sum().backward()
     assert runs == []
     np.testing.assert_allclose(x.grad.numpy(), [3 * 1.5**10] * 2, rtol=1e-6)
+
+
+def test_views_read_by_a_recorded_op_are_read_inside_the_deferred_program():
+    """A view operand of a deferred call is read lazily too (no XLA call of its own), and still right."""
+    base = pt.arange(12.0).reshape(3, 4)
+    x = base.clone().requires_grad_()
+    index = pt.tensor([0, 3, 2])
+
+    def step():
+        return x[:, 1:3].sum(1) * 1 + x.gather(1, index.unsqueeze(1)).squeeze(1)
+
+    y = _warm(step)
+    assert _pending(y)
+    reads = [a for a in y._storage._array.inputs[0].inputs[0].inputs if deferred.pending(a)]
+    assert reads and all(type(r.kernel).__name__ == "ViewRead" for r in reads)
+    y.sum().backward()
+    assert y.tolist() == (base[:, 1:3].sum(1) + base.gather(1, index.unsqueeze(1)).squeeze(1)).tolist()
+    assert x.grad.tolist() == [[1.0, 1.0, 1.0, 0.0], [0.0, 1.0, 1.0, 1.0], [0.0, 1.0, 2.0, 0.0]]

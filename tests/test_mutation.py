@@ -533,3 +533,28 @@ def test_writes_through_data_are_not_an_autograd_error():
     w.data.mul_(2)
     loss.backward()
     assert w.grad.shape == (3,) and w.tolist() == [2.0, 2.0, 2.0]
+
+
+def test_a_repeated_in_place_call_keeps_every_rule_of_the_first():
+    """The second call of a signature takes dispatch's decided path: values, version, identity, grad-mode refusals
+    and recording must all be as on the first."""
+    for _ in range(3):
+        x = pjtorch.arange(6.0)
+        before = x._version
+        result = x.mul_(2).add_(pjtorch.ones(6), alpha=3).sub_(1)
+        assert result is x and x._version == before + 3
+        assert x.tolist() == [float(2 * i + 2) for i in range(6)]
+        leaf = pjtorch.ones(6, requires_grad=True)
+        with pytest.raises(RuntimeError, match="a leaf Variable that requires grad is being used in an in-place"):
+            leaf.mul_(2)
+        with pjtorch.no_grad():
+            leaf.mul_(2)
+        assert leaf.grad_fn is None and leaf.tolist() == [2.0] * 6
+        y = leaf * 1
+        y.mul_(pjtorch.full((6,), 3.0))
+        assert y.grad_fn.name() == "MulBackward0"
+        y.sum().backward()
+        assert leaf.grad.tolist() == [3.0] * 6
+        z = pjtorch.zeros(2, 3)
+        z.t().add_(1)
+        assert z.tolist() == [[1.0] * 3] * 2

@@ -244,3 +244,26 @@ def test_embedding_max_norm_renormalizes_used_rows():
         weight = lib.tensor([[3.0, 4.0], [0.3, 0.4], [6.0, 8.0]])
         lib.nn.functional.embedding(lib.tensor([0, 1]), weight, max_norm=1.0)
         np.testing.assert_allclose(np.asarray(weight.tolist()), [[0.6, 0.8], [0.3, 0.4], [6.0, 8.0]], rtol=1e-5)
+
+
+def _chain(t, depth: int = 3) -> list:
+    """The first-input names down a grad_fn chain."""
+    names, node = [], t.grad_fn
+    while node is not None and len(names) < depth:
+        names.append(type(node).__name__ if type(node).__module__ != "builtins" else node.name())
+        node = node.next_functions[0][0] if node.next_functions else None
+    return [name.rsplit("::", 1)[-1] for name in names]
+
+
+@pytest.mark.parametrize("shape,weighted", [((4, 5), False), ((4, 5), True), ((2, 5, 3), False), ((5,), False)])
+def test_cross_entropy_records_log_softmax_then_nll_loss_as_torch(shape, weighted):
+    found = {}
+    for lib in LIBS:
+        x = lib.tensor(np.linspace(-2, 2, int(np.prod(shape)), dtype=np.float32).reshape(shape), requires_grad=True)
+        target = lib.tensor(np.arange(np.prod(shape[:1] + shape[2:]) if len(shape) > 1 else 1).reshape(
+            (shape[0],) + shape[2:] if len(shape) > 1 else ()) % shape[1 if len(shape) > 1 else 0])
+        weight = lib.linspace(0.5, 1.5, shape[1 if len(shape) > 1 else 0]) if weighted else None
+        loss = lib.nn.functional.cross_entropy(x * 2, target, weight=weight)
+        loss.backward()
+        found[lib.__name__] = (_chain(loss), round(loss.item(), 5), np.round(np.asarray(x.grad.tolist()), 5).tolist())
+    assert found["pjtorch"] == found["torch"]

@@ -19,8 +19,8 @@ from ..ops.registry import Op, SAVES_NOTHING
 from ..tensor import factories
 from ..tensor.tensor import Tensor
 from . import anomaly_mode, fused, grad_mode
-from .graph import (AccumulateGrad, Edge, Hole, Node, OpNode, is_float, primals_differentiated, primals_read,
-                    vjp_of)
+from .graph import (SERIAL_OF, AccumulateGrad, Edge, Hole, Node, OpNode, is_float, primals_differentiated,
+                    primals_read, vjp_of)
 
 # ----- entry points -------------------------------------------------------------------------------
 
@@ -172,16 +172,35 @@ def _plan(roots: list) -> list:
     return order
 
 
+def _reachable(roots: list) -> list:
+    """The nodes gradient can flow through from `roots`, newest first (so each after all that send it gradient)."""
+    seen = {edge.node for edge in roots}
+    nodes = list(seen)
+    for node in nodes:  # grows as it goes
+        for edge in node.edges:
+            if edge is not None and edge.node not in seen:
+                seen.add(edge.node)
+                nodes.append(edge.node)
+    nodes.sort(key=SERIAL_OF, reverse=True)
+    return nodes
+
+
 def _run(roots: list, seeds: list, retain_graph: bool, create_graph: bool, capture, accumulate_only,
          outputs: Sequence[Tensor]) -> dict:
-    order = _plan(roots)
+    targets = None if capture is None and accumulate_only is None else {edge.node for edge in
+                                                                          capture or accumulate_only}
+    if not create_graph and not anomaly_mode.checks_nan():
+        order, skipped = _reachable(roots), ()
+        if targets is not None:
+            order, skipped = _prune(order, targets, capture is None)
+        if not skipped and fused.can_fuse(order):
+            found = fused.run(order, roots, seeds, retain_graph, capture, accumulate_only, outputs)
+            if found is not None:
+                return found
+    order = _plan(roots)  # the order hooks run in matters here: PyTorch's is a walk from the roots
     skipped = ()
-    if capture is not None or accumulate_only is not None:
-        order, skipped = _prune(order, {edge.node for edge in capture or accumulate_only}, capture is None)
-    if not create_graph and not skipped and not anomaly_mode.checks_nan() and fused.can_fuse(order):
-        found = fused.run(order, roots, seeds, retain_graph, capture, accumulate_only, outputs)
-        if found is not None:
-            return found
+    if targets is not None:
+        order, skipped = _prune(order, targets, capture is None)
     with grad_mode.set_grad_enabled(create_graph):
         return _run_stepwise(order, roots, seeds, retain_graph, create_graph, capture, accumulate_only, skipped)
 
@@ -349,6 +368,15 @@ _LINKED_BY_READING = frozenset({
 })
 
 
+def _links(node: OpNode, static: tuple, avals: tuple) -> tuple:
+    """Which saved inputs a create_graph gradient stays linked to. PyTorch's pow gradient is
+    `grad * c * x**(c - 1)`, linked to x for every exponent but 0 (x**1's gradient reads x through x**0)."""
+    name = type(node).__name__
+    if name == "PowBackward0" and dict(node.kernel.static).get("exponent") != 0:
+        return (True,) * len(avals)
+    return (primals_read if name in _LINKED_BY_READING else primals_differentiated)(static, avals)
+
+
 @functools.lru_cache(maxsize=None)
 def _vjp_op(grad_name: str) -> Op:
     """The op a node's vjp is recorded as, named as PyTorch would name the gradient it makes."""
@@ -375,7 +403,7 @@ def _apply_recorded(node: OpNode, saved: tuple, grads_out: list) -> tuple:
             results.append(None)
             continue
         static = node.vjp_static(wanted=tuple(i == position for i in range(len(node.edges))))
-        links = (primals_read if type(node).__name__ in _LINKED_BY_READING else primals_differentiated)(static, avals)
+        links = _links(node, static, avals)
         primals = tuple(_connected(array, source if linked else None)
                         for array, source, linked in zip(saved, node.edges, links))
         (g,) = dispatch.apply(_vjp_op(type(node).__name__), (*primals, *cotangents), static)

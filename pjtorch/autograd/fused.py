@@ -56,13 +56,11 @@ def run(order: list, roots: list, seeds: list, retain_graph: bool, capture, accu
                 sinks.append(i)
                 leaves.append(node.variable)
             continue
-        arrays, holes = split_holes(node.check_saved_lazily())
+        arrays, holes = split_holes(node.check_saved_lazily() if node.released or node.versions else node.saved)
         saved.append(arrays)
-        edges = []
-        for e in node.edges:
-            p = None if e is None else position.get(e.node)
-            edges.append(None if p is None else (p, e.output_nr))
-        structure.append((node.kernel, tuple(edges), node.out_meta, node.tuple_output, holes))
+        edges = tuple([None if e is None or e.node not in position else (position[e.node], e.output_nr)
+                       for e in node.edges])
+        structure.append((node.kernel, edges, node.out_meta, node.tuple_output, holes))
     existing = tuple([None if leaf._grad is None else leaf._grad._value() for leaf in leaves])
     leaf_dtypes = tuple([leaf._storage.dtype.jax for leaf in leaves])
     root_spec = tuple([(position[e.node], e.output_nr) for e in roots])

@@ -9,6 +9,8 @@ at backward time.
 from __future__ import annotations
 
 import functools
+import itertools
+import operator
 import re
 from typing import Callable, NamedTuple, Sequence
 
@@ -102,9 +104,12 @@ def saved_for_backward(kernel, edges: Sequence, arrays: Sequence, out_meta: tupl
 
 def split_holes(saved: tuple) -> tuple:
     """(the saved arrays, where the holes go as ((position, shape, dtype), ...)): the holes are static arguments."""
-    holes = tuple((i, a.shape, a.dtype) for i, a in enumerate(saved) if type(a) is Hole)
-    if not holes:
+    for a in saved:
+        if type(a) is Hole:
+            break
+    else:
         return saved, ()
+    holes = tuple((i, a.shape, a.dtype) for i, a in enumerate(saved) if type(a) is Hole)
     return tuple(a for a in saved if type(a) is not Hole), holes
 
 
@@ -142,13 +147,20 @@ def check_versions(versions) -> None:
             )
 
 
+# Each node's creation number: a node's edges lead only to nodes made before it, so newest-first is an order in
+# which every node runs after all the nodes that send it gradient (PyTorch's sequence_nr).
+_SERIALS = itertools.count()
+SERIAL_OF = operator.attrgetter("serial")
+
+
 class Node:
     """Base of every grad_fn: `name()`, `next_functions`, hooks and release."""
 
-    __slots__ = ("edges", "tensor_hooks", "pre_hooks", "post_hooks", "__weakref__")
+    __slots__ = ("edges", "tensor_hooks", "pre_hooks", "post_hooks", "serial", "__weakref__")
     fusable = True  # whether the fused backward may replay this node inside its single XLA call
 
     def __init__(self, edges: tuple) -> None:
+        self.serial = next(_SERIALS)
         self.edges = edges
         self.tensor_hooks = None
         self.pre_hooks = None
@@ -201,7 +213,8 @@ class OpNode(Node):
 
     def __init__(self, kernel, edges: tuple, saved: tuple, versions: tuple, out_meta: tuple,
                  tuple_output: bool = False) -> None:
-        self.edges = edges  # Node.__init__'s work, inline: this runs once per recorded op
+        self.serial = next(_SERIALS)  # Node.__init__'s work, inline: this runs once per recorded op
+        self.edges = edges
         self.tensor_hooks = self.pre_hooks = self.post_hooks = None
         self.kernel = kernel
         self.saved = saved

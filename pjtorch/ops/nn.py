@@ -325,7 +325,8 @@ def _class_weight_shape(x) -> tuple:
 
 
 def _cross_entropy(logits, target, *weight, reduction, ignore_index, label_smoothing):
-    """log_softmax then nll_loss; with label smoothing, PyTorch's mix of nll and the mean over classes."""
+    """Label-smoothed cross-entropy, PyTorch's mix of nll and the mean over classes, as one op: composed of
+    pjtorch ops, XLA's simplification of the fused backward turned the +0 gradient of an ignored target to -0."""
     dim = _class_dim(logits)
     log_probs = jax.nn.log_softmax(_opmath(logits), axis=dim).astype(logits.dtype)
     weight = weight[0] if weight else None
@@ -410,11 +411,9 @@ def _loss_ops(name: str, fn, names: dict) -> dict:
     return {reduction: Op(name, fn, grad_name=grad, promote="none") for reduction, grad in names.items()}
 
 
-# nll_loss and cross_entropy: PyTorch runs inputs of 3 or more dims through nll_loss2d.
+# nll_loss: PyTorch runs inputs of 3 or more dims through nll_loss2d.
 NLL_LOSS = {spatial: Op("nll_loss", _nll_loss, grad_name=name, promote="none", unlisted=frozenset({1}))
             for spatial, name in ((False, "NllLossBackward0"), (True, "NllLoss2DBackward0"))}
-CROSS_ENTROPY = {spatial: Op("cross_entropy", _cross_entropy, grad_name=name, promote="none", unlisted=frozenset({1}))
-                 for spatial, name in ((False, "NllLossBackward0"), (True, "NllLoss2DBackward0"))}
 CROSS_ENTROPY_SMOOTHED = Op("cross_entropy", _cross_entropy, grad_name="AddBackward0", promote="none")
 CROSS_ENTROPY_PROBS = _loss_ops("cross_entropy", _cross_entropy_probs,
                                 {"none": "NegBackward0", "sum": "NegBackward0", "mean": "DivBackward1"})

@@ -152,6 +152,22 @@ def compiled_read(shape: tuple, stride: tuple):
     return jax.jit(_counted("strided.read", functools.partial(read, shape=shape, stride=stride)))
 
 
+class ViewRead:
+    """A view's read as a kernel a deferred value can hold (`fn` to trace into a larger program, `jit` to run
+    alone): `(storage array, offset) -> view values`."""
+
+    __slots__ = ("fn", "jit")
+
+    def __init__(self, shape: tuple, stride: tuple) -> None:
+        self.fn = functools.partial(read, shape=shape, stride=stride)
+        self.jit = compiled_read(shape, stride)
+
+
+@functools.lru_cache(maxsize=None)
+def read_kernel(shape: tuple, stride: tuple) -> ViewRead:
+    return ViewRead(tuple(shape), tuple(stride))
+
+
 @functools.lru_cache(maxsize=None)
 def compiled_write(shape: tuple, stride: tuple):
     """Compiled `(base, values, offset) -> new base` for one view shape and stride."""

@@ -1311,7 +1311,7 @@ def _check_index(name: str, index: Tensor) -> None:
 
 def _index_values(index: Tensor) -> np.ndarray:
     """An index tensor's values on the host: checking them is data-dependent, as it is in PyTorch."""
-    return np.asarray(index._value()).reshape(-1)
+    return index._host_values().reshape(-1)
 
 
 def _check_index_bounds(index: Tensor, dim: int, size: int) -> None:

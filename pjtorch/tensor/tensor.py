@@ -338,8 +338,16 @@ class Tensor:
 
     # ----- conversion to Python and NumPy --------------------------------------------------------
     def _host_values(self) -> np.ndarray:
-        """A read-only host copy for printing and Python conversion."""
-        return np.asarray(self._value())
+        """A read-only host copy for printing, Python conversion and data-dependent checks. The storage is read
+        whole (JAX keeps that host copy on the array) and the layout applied with NumPy strides, so reading a view
+        runs no XLA call."""
+        storage = self._storage
+        flat = (storage._host if storage._host is not None else np.asarray(storage.array)).reshape(-1)
+        if self._whole:
+            return flat.reshape(self._shape)
+        itemsize = flat.itemsize
+        return np.lib.stride_tricks.as_strided(flat[self._offset:] if flat.size else flat, self._shape,
+                                               tuple(s * itemsize for s in self._stride), writeable=False)
 
     def item(self):
         if self.numel() != 1:

@@ -1,6 +1,7 @@
 """Loss functions: each one op (log_softmax and nll fused for cross_entropy), with PyTorch's checks."""
 from __future__ import annotations
 
+import math
 import warnings
 
 import numpy as np
@@ -8,7 +9,7 @@ import numpy as np
 from ... import dispatch
 from ...amp.autocast_mode import cast_inputs
 from ...ops import nn as nn_ops
-from ...tensor import dtypes
+from ...tensor import dtypes, functions
 from ...tensor.tensor import Tensor
 from .._utils import legacy_reduction, static
 
@@ -89,9 +90,15 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_a
     reduction = _reduction(size_average, reduce, reduction)
     _check_class_target(input, target, ignore_index, weight)
     input, weight = cast_inputs("nll_loss", input, weight)
+    target_shape = target.shape
+    if input.ndim == 3 or input.ndim > 4:  # PyTorch's nll_loss2d takes them viewed as 4-D
+        spatial = math.prod(input.shape[2:])
+        input, target = (input.reshape(input.shape[0], input.shape[1], 1, spatial),
+                         target.reshape(target.shape[0], 1, spatial))
     operands = (input, target) if weight is None else (input, target, weight)
-    return dispatch.apply(nn_ops.NLL_LOSS[input.ndim > 2], operands,
-                          static(reduction=reduction, ignore_index=ignore_index))
+    loss = dispatch.apply(nn_ops.NLL_LOSS[input.ndim > 2], operands, static(reduction=reduction,
+                                                                          ignore_index=ignore_index))
+    return loss.reshape(target_shape) if reduction == "none" and loss.shape != target_shape else loss
 
 
 def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average=None,
@@ -106,10 +113,12 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, s
     if target.is_floating_point() and target.shape == input.shape:
         return dispatch.apply(nn_ops.CROSS_ENTROPY_PROBS[reduction], (input, target, *extra),
                               static(reduction=reduction, label_smoothing=float(label_smoothing)))
-    _check_class_target(input, target, ignore_index, weight)
-    op = nn_ops.CROSS_ENTROPY[input.ndim > 2] if label_smoothing == 0 else nn_ops.CROSS_ENTROPY_SMOOTHED
-    return dispatch.apply(op, (input, target, *extra), static(
-        reduction=reduction, ignore_index=ignore_index, label_smoothing=float(label_smoothing)))
+    if label_smoothing > 0:
+        _check_class_target(input, target, ignore_index, weight)
+        return dispatch.apply(nn_ops.CROSS_ENTROPY_SMOOTHED, (input, target, *extra), static(
+            reduction=reduction, ignore_index=ignore_index, label_smoothing=float(label_smoothing)))
+    log_probs = functions.log_softmax(input, 1 if input.ndim > 1 else 0)  # recorded as PyTorch records it
+    return nll_loss(log_probs, target, weight, ignore_index=ignore_index, reduction=reduction)
 
 
 def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average=None,
