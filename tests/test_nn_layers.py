@@ -208,3 +208,15 @@ def test_sparse_embedding_gradient_has_pytorchs_values():
     ours(pt.tensor(indices)).pow(2).sum().backward()
     assert theirs.weight.grad.is_sparse and repr(ours) == repr(theirs) == "Embedding(6, 3, sparse=True)"
     assert_close(ours.weight.grad, theirs.weight.grad.to_dense())
+
+
+def test_batch_norm_running_statistics_keep_float64_precision():
+    """The momentum is a double in a float64 buffer (a float32 momentum was 1.5e-8 off)."""
+    found = {}
+    for lib in (pt, torch):
+        bn = lib.nn.BatchNorm1d(3, momentum=0.3).double()
+        x = lib.linspace(-3, 5, 12, dtype=lib.float64).reshape(4, 3) ** 2
+        for _ in range(3):
+            bn(x)
+        found[lib.__name__] = np.array([bn.running_mean.tolist(), bn.running_var.tolist()])
+    np.testing.assert_allclose(found["pjtorch"], found["torch"], rtol=1e-14)

@@ -209,6 +209,7 @@ def _batch_norm_eval(x, running_mean, running_var, *params, eps, has_weight, has
 
 
 def _running_average(running, batch, momentum):
+    """`momentum` is static, a Python float: in a float64 buffer it stays a double, as PyTorch's is."""
     return momentum * batch + (1 - momentum) * running
 
 

@@ -40,7 +40,7 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
         with grad_mode.no_grad():
             for running, batch in ((running_mean, mean), (running_var, var)):
                 if running is not None:
-                    dispatch.apply_inplace(nn_ops.RUNNING_AVERAGE, running, (batch, float(momentum)))
+                    dispatch.apply_inplace(nn_ops.RUNNING_AVERAGE, running, (batch,), static(momentum=float(momentum)))
         return out
     if running_mean is None or running_var is None:
         raise RuntimeError("running_mean and running_var must be defined in evaluation mode")
