@@ -96,6 +96,7 @@ from .tensor.extra_functions import (  # noqa: E402
 )
 from . import linalg  # noqa: E402
 from . import fft, special  # noqa: E402
+from . import func  # noqa: E402
 from .linalg import det, matrix_power  # noqa: E402
 from .linalg import inv as inverse  # noqa: E402
 from .tensor.return_types import make_return as _make_return  # noqa: E402
