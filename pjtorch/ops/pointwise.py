@@ -620,7 +620,7 @@ _BINARY = {
     "mul": (jnp.multiply, {}),
     "div": (_true_divide, {"promote": "float"}),
     "true_divide": (_true_divide, {"promote": "float", "grad_name": "DivBackward0"}),
-    "floor_divide": (_floor_divide, {"accepts": "if", "opmath": True}),
+    "floor_divide": (_floor_divide, {"accepts": "if", "opmath": True, "grad_name": "NotImplemented"}),
     "remainder": (jnp.remainder, {"accepts": "if", "opmath": True}),
     "fmod": (jnp.fmod, {"accepts": "if"}),
     "pow": (_power, {"grad_name": "PowBackward1", "accepts": NUMERIC}),
@@ -696,6 +696,30 @@ TENSOR_REMAINDER = declare("remainder", jnp.remainder, grad_name="RemainderBackw
                            kernel="remainder_cpu")
 TENSOR_FMOD = declare("fmod", jnp.fmod, grad_name="FmodBackward1", accepts="if", kernel="fmod_cpu")
 RPOW = Op("pow", lambda exponent, base: _power(base, exponent), grad_name="PowBackward2", unlisted=frozenset({1}))
+# round(x, decimals=...): PyTorch's decimals overload. (Its bool refusal names round_vml_cpu or round_cpu by size.)
+ROUND_DECIMALS = declare("round", _round, saves=SAVES_NOTHING, grad_name="RoundBackward1", accepts="f",
+                         kernel=lambda array, decimals: "round_cpu" if decimals else "round_vml_cpu")
+
+
+def overload(op: Op, grad_name: str, unlisted: frozenset = frozenset()) -> Op:
+    """`op` under another of PyTorch's overload names; `unlisted` adds the positions it takes as a Scalar, which
+    its next_functions omits."""
+    return Op(op.name, op.fn, grad_name=grad_name, saves=op.saves, promote=op.promote, promote_from=op.promote_from,
+              hidden_inputs=op.hidden_inputs, unlisted=op.unlisted | unlisted, elementwise=op.elementwise)
+
+
+# PyTorch's Scalar overloads of binary ops, as (number first, number second) grad_fn names, where they differ from
+# the Tensor overload's node (by name, or by leaving the number out of next_functions); None: no such overload.
+_SCALAR_OVERLOAD_NAMES = {
+    "xlogy": ("XlogyBackward1", "XlogyBackward2"),
+    "copysign": (None, "CopysignBackward1"),
+    "remainder": ("NotImplemented", "RemainderBackward0"),
+    "fmod": (None, "FmodBackward0"),
+    "floor_divide": ("NotImplemented", "NotImplemented"),
+}
+SCALAR_OVERLOADS = {name: tuple(None if grad_name is None else overload(BINARY[name], grad_name, frozenset({i}))
+                                for i, grad_name in enumerate(names))
+                    for name, names in _SCALAR_OVERLOAD_NAMES.items()}
 
 
 def _clamp(x, lo, hi):
@@ -736,7 +760,10 @@ CLAMP_MIN_TENSOR = declare("clamp_min", lambda x, lo: _clamp(x, lo, None), grad_
 CLAMP_MAX_TENSOR = declare("clamp_max", lambda x, hi: _clamp(x, None, hi), grad_name="ClampMaxBackward1",
                            accepts="bif", kernel="minimum_cpu")
 WHERE = declare("where", lambda cond, x, y: jnp.where(cond, x, y), promote_from=1, unlisted=frozenset({0}))
-LERP = declare("lerp", lambda start, end, weight: start + weight * (end - start), opmath=True)
+# lerp with a tensor weight is PyTorch's Tensor overload; with a number, its Scalar one (LERP_SCALAR, below).
+LERP = declare("lerp", lambda start, end, weight: start + weight * (end - start), opmath=True,
+               grad_name="LerpBackward1")
+LERP_SCALAR = overload(LERP, "LerpBackward0", frozenset({2}))
 ADDCMUL = declare("addcmul", lambda x, a, b, value=1: x + value * a * b, opmath=True, accepts="ifc",
                   kernel="addcmul_cpu_out")
 ADDCDIV = declare("addcdiv", lambda x, a, b, value=1: x + value * a / b, opmath=True)

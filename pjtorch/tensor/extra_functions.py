@@ -286,7 +286,8 @@ def cross(input: Tensor, other: Tensor, dim: int | None = None) -> Tensor:
         warnings.warn("Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass the dim "
                       "explicitly or simply use torch.linalg.cross.\nThe default value of dim will change to agree "
                       "with that of linalg.cross in a future release. (Triggered internally at "
-                      "/__w/pytorch/pytorch/aten/src/ATen/native/Cross.cpp:63.)", UserWarning, stacklevel=2)
+                      "/__w/pytorch/pytorch/aten/src/ATen/native/Cross.cpp:63.)", UserWarning,
+                      stacklevel=3)  # past the `out=` wrapper or the method binding, to the caller
         dim = next((d for d, size in enumerate(broadcast_shapes(input.shape, other.shape)) if size == 3), None)
         if dim is None:
             raise RuntimeError("no dimension of size 3 in input")

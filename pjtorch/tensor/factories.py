@@ -489,7 +489,8 @@ def full_like(input: Tensor, fill_value, *, dtype=None, device=None, requires_gr
     return _filled_like(input, fill_value, dtype, device, requires_grad)
 
 
-def eye(n: int, m: int | None = None, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+def eye(n: int = _MISSING, m: int | None = None, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    _require("eye", (n,))
     m = n if m is None else m
     for name, size in (("n", n), ("m", m)):
         if size < 0:
@@ -508,8 +509,31 @@ def _number(value):
     return value.item() if isinstance(value, (Tensor, np.generic)) else value
 
 
-def arange(start=0, end=None, step=1, *, dtype=None, device=None, requires_grad: bool = False, out=None,
+_FACTORY_OPTIONS = ("torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, "
+                    "bool pin_memory = False, bool requires_grad = False")
+_OUT_OPTIONS = "Tensor out = None, " + _FACTORY_OPTIONS
+_SPACE_SIGNATURES = tuple(f"{first} start, {second} end, int steps, {{base}}*, {_OUT_OPTIONS}"
+                          for first, second in (("Tensor", "Tensor"), ("Number", "Tensor"), ("Tensor", "Number"),
+                                                ("Number", "Number")))
+# PyTorch's overloads of the range functions, as its "invalid combination of arguments" error lists them.
+_SIGNATURES = {
+    "arange": (f"Number end, *, {_OUT_OPTIONS}", f"Number start, Number end, *, {_FACTORY_OPTIONS}",
+               f"Number start, Number end, Number step = 1, *, {_OUT_OPTIONS}"),
+    "linspace": tuple(signature.format(base="") for signature in _SPACE_SIGNATURES),
+    "logspace": tuple(signature.format(base="float base = 10.0, ") for signature in _SPACE_SIGNATURES),
+    "eye": (f"int n, *, {_OUT_OPTIONS}", f"int n, int m, *, {_OUT_OPTIONS}"),
+}
+
+
+def _require(function: str, args: tuple) -> None:
+    """PyTorch's parser error for a call that leaves out a required argument (the `_MISSING` ones)."""
+    if any(a is _MISSING for a in args):
+        raise invalid_arguments(function, tuple(a for a in args if a is not _MISSING), {}, _SIGNATURES[function])
+
+
+def arange(start=_MISSING, end=None, step=1, *, dtype=None, device=None, requires_grad: bool = False, out=None,
            layout=None) -> Tensor:
+    _require("arange", (start,))
     start, end, step = _number(start), _number(end), _number(step)
     if end is None:
         start, end = 0, start
@@ -529,8 +553,9 @@ def arange(start=0, end=None, step=1, *, dtype=None, device=None, requires_grad:
     return _finish(values.astype(_host_dtype(dtype)).astype(dtype.jax), normalize(device), requires_grad)
 
 
-def linspace(start, end, steps: int, *, dtype=None, device=None, requires_grad: bool = False, out=None,
-             layout=None) -> Tensor:
+def linspace(start=_MISSING, end=_MISSING, steps: int = _MISSING, *, dtype=None, device=None,
+             requires_grad: bool = False, out=None, layout=None) -> Tensor:
+    _require("linspace", (start, end, steps))
     start, end = _number(start), _number(end)
     dtype = dtype or _range_dtype(start, end)
     if steps < 0:
@@ -595,8 +620,9 @@ def _symmetric_linspace(start, end, steps: int) -> np.ndarray:
     return np.where(index < half, start + step * index, end - step * (steps - 1 - index)).astype(kind)
 
 
-def logspace(start, end, steps: int, base: float = 10.0, *, dtype=None, device=None,
+def logspace(start=_MISSING, end=_MISSING, steps: int = _MISSING, base: float = 10.0, *, dtype=None, device=None,
              requires_grad: bool = False) -> Tensor:
+    _require("logspace", (start, end, steps))
     start, end = _number(start), _number(end)
     dtype = dtype or _range_dtype(start, end)
     start, end = dtypes.checked_scalar(start, dtype), dtypes.checked_scalar(end, dtype)

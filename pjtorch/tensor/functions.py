@@ -18,6 +18,7 @@ from ..amp.autocast_mode import cast_inputs
 from ..ops import extra as extra_ops, linalg as linalg_ops, pointwise, reduction, shape as shape_ops, strided
 from . import dtypes, factories, views
 from .return_types import make_return
+from .views import numpy_names
 from .tensor import Tensor, wrap_dim
 
 # ----- argument helpers ---------------------------------------------------------------------------
@@ -148,15 +149,26 @@ def imag(input: Tensor) -> Tensor:
 
 
 def _binary(op):
+    """`op` as a function and its in-place form; a number operand picks PyTorch's Scalar overload where that
+    records another node (pointwise.SCALAR_OVERLOADS)."""
+    first, second = pointwise.SCALAR_OVERLOADS.get(op.name, (None, None))
+
+    def chosen(input, other):
+        if second is not None and not isinstance(other, Tensor):
+            return second
+        return first if first is not None and not isinstance(input, Tensor) else op
+
     def run(input, other, **options) -> Tensor:
-        return dispatch.apply(op, (as_operand(input, "input"), as_operand(other)), _static(**options) if options
-                              else ())
+        input, other = as_operand(input, "input"), as_operand(other)
+        return dispatch.apply(chosen(input, other), (input, other), _static(**options) if options else ())
 
     def run_(input: Tensor, other, **options) -> Tensor:
-        return dispatch.apply_inplace(op, input, (as_operand(other),), _static(**options))
+        other = as_operand(other)
+        return dispatch.apply_inplace(chosen(input, other), input, (other,), _static(**options))
 
     run.__name__, run_.__name__ = op.name, op.name + "_"
-    run.plain_op = op  # what the operator methods may dispatch directly for tensor and number operands
+    if op.name not in pointwise.SCALAR_OVERLOADS:
+        run.plain_op = op  # what the operator methods may dispatch directly for tensor and number operands
     return run, run_
 
 
@@ -396,7 +408,8 @@ def clamp_max_(input: Tensor, max) -> Tensor:
 def where(condition: Tensor, input=None, other=None) -> Tensor:
     if condition.dtype is dtypes.uint8:
         warnings.warn("where received a uint8 condition tensor. This behavior is deprecated and will be removed in a "
-                      "future version of PyTorch. Use a boolean condition instead.", UserWarning, stacklevel=2)
+                      "future version of PyTorch. Use a boolean condition instead.", UserWarning,
+                      stacklevel=3)  # past the `out=` wrapper or the method binding, to the caller
         condition = to_dtype(condition, dtypes.bool)
     if input is None and other is None:
         return nonzero(condition, as_tuple=True)
@@ -419,7 +432,12 @@ def lerp(input: Tensor, end: Tensor, weight) -> Tensor:
         if isinstance(operand, Tensor) and (operand._shape or name == "end") and operand.dtype is not input.dtype:
             raise RuntimeError(f"expected dtype {_c_type_name(input.dtype)} for `{name}` but got dtype "
                                f"{_c_type_name(operand.dtype)}")
-    return dispatch.apply(pointwise.LERP, (input, end, as_operand(weight, "weight")))
+    return dispatch.apply(lerp_op(weight), (input, end, as_operand(weight, "weight")))
+
+
+def lerp_op(weight):
+    """PyTorch's Tensor overload of lerp for a tensor weight (LerpBackward1), its Scalar one for a number."""
+    return pointwise.LERP if isinstance(weight, Tensor) else pointwise.LERP_SCALAR
 
 
 def addcmul(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value=1) -> Tensor:
@@ -447,13 +465,30 @@ for _name in ("floor_divide", "remainder", "fmod"):
 for _name, _other_name, _check, _check_ in (("heaviside", "values", _same_dtypes, _same_dtypes),
                                             ("ldexp", "other", None, _ldexp_target),
                                             ("nextafter", "other", None, None), ("gcd", "other", None, None),
-                                            ("lcm", "other", None, None)):
+                                            ("lcm", "other", None, None), ("atan2", "other", None, None)):
     BINARY_FUNCTIONS[_name] = _tensors_only(BINARY_FUNCTIONS[_name], _other_name, _check)
     BINARY_FUNCTIONS[_name + "_"] = _tensors_only(BINARY_FUNCTIONS[_name + "_"], _other_name, _check_)
 
 
-def round(input: Tensor, *, decimals: int = 0) -> Tensor:
-    return dispatch.apply(pointwise.SAME_UNARY["round"], (input,), _static(decimals=decimals) if decimals else ())
+def _round(decimals) -> tuple:
+    """Passing `decimals` at all, 0 included, is PyTorch's decimals overload (RoundBackward1), which refuses
+    integers; without it, round leaves integers as they are."""
+    if decimals is None:
+        return pointwise.SAME_UNARY["round"], ()
+    return pointwise.ROUND_DECIMALS, _static(decimals=decimals)
+
+
+def round(input: Tensor, *, decimals: int | None = None) -> Tensor:
+    op, static = _round(decimals)
+    return dispatch.apply(op, (input,), static)
+
+
+def round_(input: Tensor, *, decimals: int | None = None) -> Tensor:
+    op, static = _round(decimals)
+    return dispatch.apply_inplace(op, input, (), static)
+
+
+UNARY_FUNCTIONS.update(round=round, round_=round_)
 
 
 def float_power(input, exponent) -> Tensor:
@@ -1105,7 +1140,20 @@ def _tensor_list(name: str, tensors) -> list:
 
 
 def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
-    tensors = _tensor_list("cat", tensors)
+    return _cat("cat", tensors, dim)
+
+
+def concat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
+    return _cat("concat", tensors, dim)
+
+
+def concatenate(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
+    return _cat("concatenate", tensors, dim)
+
+
+def _cat(name: str, tensors: Sequence[Tensor], dim: int) -> Tensor:
+    """cat and its aliases, each naming itself in its argument errors as PyTorch's parser does."""
+    tensors = _tensor_list(name, tensors)
     if not tensors:
         raise ValueError("torch.cat(): expected a non-empty list of Tensors")
     for i, t in enumerate(tensors):
@@ -1132,9 +1180,6 @@ def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
         common = dtypes.promote_types(common, t.dtype)
     joined = [t if t.dtype is common else to_dtype(t, common) for t in joined]
     return dispatch.apply(shape_ops.CAT, joined, _static(dim=dim))
-
-
-concat = concatenate = cat
 
 
 def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
@@ -1685,6 +1730,14 @@ def _category(d: dtypes.dtype) -> int:
     return 3 if d.is_complex else 2 if d.is_floating_point else 0 if d is dtypes.bool else 1
 
 
+# PyTorch's matrix products check `out=`'s dtype exactly, where the others only check it can hold the result:
+# their errors, given the C type names ({result}, {out}) and the scalar type names ({Result}, {Out}).
+_EXPECTED = "Expected out tensor to have dtype {result}, but got {out} instead"
+_EXACT_OUT_DTYPE = {"mm": _EXPECTED, "matmul": _EXPECTED, "bmm": _EXPECTED,
+                    "dot": "result dtype {Out} does not match input dtype {Result}",
+                    "mv": "addmv input tensors must have the same dtype, but got {Out}, {Result}, and {Result}"}
+
+
 def _write_out(name: str, result, out):
     """Copy a result into the caller's `out=` tensor(s), resizing as PyTorch does, and return them."""
     if isinstance(result, tuple):
@@ -1700,6 +1753,10 @@ def _write_out(name: str, result, out):
     if result.requires_grad or (out.requires_grad and grad_mode.is_grad_enabled()):
         raise RuntimeError(f"{name}(): functions with out=... arguments don't support automatic differentiation, "
                            "but one of the arguments requires grad.")
+    if name in _EXACT_OUT_DTYPE and result.dtype is not out.dtype:
+        raise RuntimeError(_EXACT_OUT_DTYPE[name].format(
+            result=_c_type_name(result.dtype), out=_c_type_name(out.dtype), Result=_scalar_type_name(result.dtype),
+            Out=_scalar_type_name(out.dtype)))
     if _category(result.dtype) > _category(out.dtype):
         raise RuntimeError(f"result type {_scalar_type_name(result.dtype)} can't be cast to the desired output "
                            f"type {_scalar_type_name(out.dtype)}")
@@ -1713,13 +1770,6 @@ def _write_out(name: str, result, out):
                           "t.resize_(0).", UserWarning, stacklevel=3)
         out.resize_(result._shape)
     return copy_(out, result)
-
-
-def numpy_names(kwargs: dict) -> dict:
-    """PyTorch's argument parser takes NumPy's `axis` and `keepdims` for `dim` and `keepdim` everywhere."""
-    if "axis" not in kwargs and "keepdims" not in kwargs:
-        return kwargs
-    return {{"axis": "dim", "keepdims": "keepdim"}.get(key, key): value for key, value in kwargs.items()}
 
 
 def accepting_out(fn):
@@ -1758,7 +1808,7 @@ for _name in _WITH_OUT:
 
 
 _HELPERS = {"as_operand", "numpy_names", "accepting_out", "dims_arg", "make_return", "wrap_dim", "Tensor", "to_dtype",
-            "view_as_dtype", "required"}
+            "view_as_dtype", "required", "lerp_op"}
 # In-place forms PyTorch has as Tensor methods only, not as `torch.*` functions.
 _METHODS_ONLY = {"scatter_reduce_", "masked_scatter_", "cumsum_", "cumprod_"}
 __all__ = [name for name, value in list(globals().items())

@@ -466,7 +466,7 @@ def _float_power_(self, exponent):
 
 
 def _lerp_(self, end, weight):
-    return dispatch.apply_inplace(pointwise.LERP, self, (end, as_operand(weight, "weight")))
+    return dispatch.apply_inplace(functions.lerp_op(weight), self, (end, as_operand(weight, "weight")))
 
 
 def _addcmul_(self, tensor1, tensor2, *, value=1):

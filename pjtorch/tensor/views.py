@@ -6,6 +6,7 @@ view as a strided read of the parent's value, which is what autograd differentia
 """
 from __future__ import annotations
 
+import functools
 import math
 import warnings
 from typing import Callable, Sequence
@@ -26,6 +27,22 @@ from .tensor import Tensor, wrap_dim
 
 _VIEW_OPS: dict = {}
 _MULTI_VIEW_OPS: dict = {}
+
+
+def numpy_names(kwargs: dict) -> dict:
+    """PyTorch's argument parser takes NumPy's `axis` and `keepdims` for `dim` and `keepdim` everywhere."""
+    if "axis" not in kwargs and "keepdims" not in kwargs:
+        return kwargs
+    return {{"axis": "dim", "keepdims": "keepdim"}.get(key, key): value for key, value in kwargs.items()}
+
+
+def _taking_numpy_names(fn):
+    """A view function with a `dim`, as `torch.*` also reaches it: PyTorch's parser takes `axis` for `dim` there."""
+    @functools.wraps(fn)
+    def run(*args, **kwargs):
+        return fn(*args, **numpy_names(kwargs)) if kwargs else fn(*args)
+
+    return run
 
 
 def _view_op(grad_name: str) -> Op:
@@ -444,6 +461,7 @@ def _list(values) -> str:
     return "[" + ", ".join(map(str, values)) + "]"
 
 
+@_taking_numpy_names
 def squeeze(t: Tensor, dim=None) -> Tensor:
     if dim is None:
         return make_view(t, _squeeze_layout, "SqueezeBackward0", tuple(range(t.ndim)))
@@ -456,10 +474,12 @@ def squeeze(t: Tensor, dim=None) -> Tensor:
     return make_view(t, _squeeze_layout, name, wrapped)
 
 
+@_taking_numpy_names
 def unsqueeze(t: Tensor, dim: int) -> Tensor:
     return make_view(t, _unsqueeze_layout, "UnsqueezeBackward0", wrap_dim(dim, t.ndim + 1))
 
 
+@_taking_numpy_names
 def select(t: Tensor, dim: int, index: int) -> Tensor:
     if t.ndim == 0:
         raise IndexError("select() cannot be applied to a 0-dim tensor.")
@@ -481,6 +501,7 @@ def slice_dim(t: Tensor, dim: int, start, stop, step: int = 1) -> Tensor:
     return make_view(t, _slice_layout, "SliceBackward0", dim, start, stop, step)
 
 
+@_taking_numpy_names
 def narrow(t: Tensor, dim: int, start, length: int) -> Tensor:
     if t.ndim == 0:
         raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
@@ -594,6 +615,7 @@ def _dims(values: tuple) -> str:
     return f"[{', '.join(map(str, values))}]"
 
 
+@_taking_numpy_names
 def unbind(t: Tensor, dim: int = 0) -> tuple:
     dim = wrap_dim(dim, t.ndim)
     return make_views(t, _select_layout, "UnbindBackward0", [(dim, i) for i in range(t._shape[dim])])
@@ -619,6 +641,7 @@ def split(t: Tensor, split_size_or_sections, dim: int = 0) -> tuple:
     return make_views(t, _slice_layout, name, [(dim, lo, hi, 1) for lo, hi in bounds])
 
 
+@_taking_numpy_names
 def chunk(t: Tensor, chunks: int, dim: int = 0) -> tuple:
     if chunks <= 0:
         raise RuntimeError("chunk expects `chunks` to be greater than 0, got: " + str(chunks))
@@ -626,6 +649,7 @@ def chunk(t: Tensor, chunks: int, dim: int = 0) -> tuple:
     return split(t, max(1, -(-size // chunks)), dim)
 
 
+@_taking_numpy_names
 def tensor_split(t: Tensor, indices_or_sections, dim: int = 0) -> tuple:
     dim = wrap_dim(dim, t.ndim)
     size = t._shape[dim]

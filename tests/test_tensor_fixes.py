@@ -1,0 +1,166 @@
+"""Differences from PyTorch 2.13 found by hand and fixed: round's decimals overload, the Scalar overloads of binary
+ops (grad_fn names and next_functions), NumPy's `axis` for view functions, missing-argument errors of the range
+factories, matrix products' `out=` dtype check, and where warnings raised under `out=` point. Each test runs the
+same code on real torch and on pjtorch and compares."""
+from __future__ import annotations
+
+import warnings
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+import pjtorch as pt  # noqa: E402
+
+LIBS = (torch, pt)
+
+
+def _outcome(fn, lib):
+    """The grad_fn name and next_functions of the result, its shape, or the error's type and message."""
+    try:
+        r = fn(lib)
+    except Exception as error:  # noqa: BLE001 - the error is the outcome compared
+        return type(error).__name__, str(error)
+    if isinstance(r, (tuple, list)):
+        return len(r)
+    if r.grad_fn is None:
+        return tuple(r.shape), str(r.dtype)
+    return type(r.grad_fn).__name__, [type(n).__name__ if n else None for n, _ in r.grad_fn.next_functions]
+
+
+def _same(fn):
+    assert _outcome(fn, torch) == _outcome(fn, pt)
+
+
+def _x(lib):
+    return (lib.tensor([0.25, 1.5], requires_grad=True) * 1)
+
+
+ROUNDS = {
+    "plain": lambda lib: lib.round(_x(lib)),
+    "decimals_0": lambda lib: lib.round(_x(lib), decimals=0),
+    "decimals_1": lambda lib: lib.round(_x(lib), decimals=1),
+    "method_decimals_0": lambda lib: _x(lib).round(decimals=0),
+    "inplace_decimals_2": lambda lib: _x(lib).round_(decimals=2),
+    "inplace_plain": lambda lib: _x(lib).round_(),
+    "long_plain": lambda lib: lib.round(lib.tensor([1, 2])),
+    "long_decimals_0": lambda lib: lib.round(lib.tensor([1, 2]), decimals=0),
+    "long_decimals_1": lambda lib: lib.tensor([1, 2]).round(decimals=1),
+    "long_inplace_decimals_1": lambda lib: lib.tensor([1, 2]).round_(decimals=1),
+    "complex_decimals_1": lambda lib: lib.round(lib.tensor([1 + 1j]), decimals=1),
+}
+
+
+@pytest.mark.parametrize("name", ROUNDS)
+def test_round_overloads(name):
+    _same(ROUNDS[name])
+
+
+def _y(lib):
+    return lib.tensor([2.0, 3.0], requires_grad=True)
+
+
+SCALAR_OVERLOADS = {
+    "xlogy_tensor": lambda lib: lib.xlogy(_x(lib), _y(lib)),
+    "xlogy_number_second": lambda lib: lib.xlogy(_x(lib), 2.0),
+    "xlogy_number_first": lambda lib: lib.xlogy(2.0, _x(lib)),
+    "xlogy_method": lambda lib: _x(lib).xlogy(2.0),
+    "xlogy_inplace": lambda lib: _x(lib).xlogy_(2.0),
+    "copysign_number": lambda lib: lib.copysign(_x(lib), -1.0),
+    "copysign_inplace_number": lambda lib: _x(lib).copysign_(-1.0),
+    "fmod_number": lambda lib: lib.fmod(_x(lib), 2.0),
+    "remainder_number": lambda lib: lib.remainder(_x(lib), 2.0),
+    "remainder_number_first": lambda lib: lib.remainder(2.0, _x(lib)),
+    "mod_operator": lambda lib: _x(lib) % 2,
+    "rmod_operator": lambda lib: 2 % _x(lib),
+    "floor_divide_number": lambda lib: lib.floor_divide(_x(lib), 2),
+    "floor_divide_tensors": lambda lib: lib.floor_divide(_x(lib), _y(lib)),
+    "lerp_number": lambda lib: lib.lerp(_x(lib), _y(lib), 0.5),
+    "lerp_tensor": lambda lib: lib.lerp(_x(lib), _y(lib), _y(lib)),
+    "lerp_inplace_number": lambda lib: _x(lib).lerp_(_y(lib), 0.5),
+    "atan2_number": lambda lib: lib.atan2(_x(lib), 2.0),
+    "pow_number_first": lambda lib: lib.pow(2, _x(lib)),
+    "clamp_min_number": lambda lib: lib.clamp(_x(lib), min=0.0),
+}
+
+
+@pytest.mark.parametrize("name", SCALAR_OVERLOADS)
+def test_scalar_overload_nodes(name):
+    _same(SCALAR_OVERLOADS[name])
+
+
+def test_remainder_of_a_number_has_no_derivative():
+    def run(lib):
+        lib.remainder(2.0, _x(lib)).sum().backward()
+
+    assert _outcome(run, torch) == _outcome(run, pt)
+
+
+AXIS = {
+    "squeeze": lambda lib: lib.squeeze(lib.zeros(1, 3), axis=0),
+    "unsqueeze": lambda lib: lib.unsqueeze(lib.zeros(1, 3), axis=0),
+    "select": lambda lib: lib.select(lib.zeros(1, 3), axis=1, index=0),
+    "narrow": lambda lib: lib.narrow(lib.zeros(1, 3), axis=1, start=0, length=1),
+    "chunk": lambda lib: lib.chunk(lib.zeros(1, 3), 3, axis=1),
+    "unbind": lambda lib: lib.unbind(lib.zeros(1, 3), axis=1),
+    "tensor_split": lambda lib: lib.tensor_split(lib.zeros(1, 3), 3, axis=1),
+    "concat_of_a_tensor": lambda lib: lib.concat(lib.zeros(2)),
+    "concatenate_of_a_tensor": lambda lib: lib.concatenate(lib.zeros(2)),
+    "concat_out": lambda lib: lib.concat([lib.zeros(2)], out=5),
+}
+
+
+@pytest.mark.parametrize("name", AXIS)
+def test_view_functions_take_axis(name):
+    _same(AXIS[name])
+
+
+MISSING = {
+    "linspace": lambda lib: lib.linspace(0, 1),
+    "logspace": lambda lib: lib.logspace(0, 1),
+    "arange": lambda lib: lib.arange(),
+    "eye": lambda lib: lib.eye(),
+    "zeros": lambda lib: lib.zeros(),
+    "empty": lambda lib: lib.empty(),
+}
+
+
+@pytest.mark.parametrize("name", MISSING)
+def test_missing_arguments(name):
+    _same(MISSING[name])
+
+
+def _square(lib):
+    return lib.ones(2, 2)
+
+
+OUT_DTYPES = {
+    "mm": lambda lib: lib.mm(_square(lib), _square(lib), out=lib.empty(2, 2, dtype=lib.float64)),
+    "mm_long": lambda lib: lib.mm(_square(lib), _square(lib), out=lib.empty(2, 2, dtype=lib.int64)),
+    "matmul": lambda lib: lib.matmul(_square(lib), _square(lib), out=lib.empty(2, 2, dtype=lib.float64)),
+    "matmul_vector": lambda lib: lib.matmul(_square(lib)[0], _square(lib), out=lib.empty(2, dtype=lib.float64)),
+    "bmm": lambda lib: lib.bmm(_square(lib)[None], _square(lib)[None], out=lib.empty(1, 2, 2, dtype=lib.float64)),
+    "mv": lambda lib: lib.mv(_square(lib), _square(lib)[0], out=lib.empty(2, dtype=lib.float64)),
+    "dot": lambda lib: lib.dot(_square(lib)[0], _square(lib)[0], out=lib.empty((), dtype=lib.float64)),
+    "outer": lambda lib: lib.outer(_square(lib)[0], _square(lib)[0], out=lib.empty(2, 2, dtype=lib.float64)),
+    "add_widens": lambda lib: lib.add(_square(lib), _square(lib), out=lib.empty(2, 2, dtype=lib.float64)),
+}
+
+
+@pytest.mark.parametrize("name", OUT_DTYPES)
+def test_out_dtype_checks(name):
+    _same(OUT_DTYPES[name])
+
+
+def _warned_at(lib, fn):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        fn(lib)
+    return [(w.filename, w.category) for w in caught]
+
+
+@pytest.mark.parametrize("fn", [lambda lib: lib.cross(lib.ones(2, 3), lib.ones(2, 3)),
+                                lambda lib: lib.where(lib.tensor([1, 0], dtype=lib.uint8), lib.ones(2), 0.0)],
+                         ids=["cross", "where_uint8"])
+def test_warnings_point_at_the_caller(fn):
+    assert _warned_at(torch, fn) == _warned_at(pt, fn) == [(__file__, UserWarning)]
