@@ -93,8 +93,10 @@ CASES = {
 
 @pytest.mark.parametrize("name", list(CASES))
 def test_layer_matches_pytorch(name):
+    """atol 1e-5: a weight gradient sums hundreds of float32 products, in an order that differs between
+    PyTorch's kernels and XLA's (and between pjtorch's stepwise and fused backward): 2.8e-6 was seen."""
     make, inputs, train, grad_fn = CASES[name]
-    check_module(make, inputs, train=train, grad_fn=grad_fn)
+    check_module(make, inputs, train=train, grad_fn=grad_fn, atol=1e-5)
 
 
 def test_case_count():
