@@ -16,7 +16,7 @@ import numpy as np
 from .autograd import grad_mode
 from .autograd.graph import (AccumulateGrad, CopySlices, Edge, SavedVersion, forward_name, holes_of, node_class,
                              punch_holes, saved_for_backward)
-from .ops import deferred, strided
+from .ops import deferred, pointwise, strided
 from .ops.registry import Op, SAVES_INPUTS, SAVES_NOTHING
 from .tensor import dtypes
 from .tensor.device import to_jax
@@ -435,6 +435,14 @@ def _check_castable(result: dtypes.dtype, target: dtypes.dtype) -> None:
         )
 
 
+def _check_broadcasts_into(target: Tensor, tensors: Sequence) -> None:
+    """PyTorch checks an in-place result's broadcast shape against the target before the cast of its dtype."""
+    shape = pointwise.broadcast_shapes(*(x._shape for x in tensors))
+    if shape != tuple(target._shape):
+        raise RuntimeError(f"output with shape [{', '.join(map(str, target._shape))}] doesn't match the broadcast "
+                           f"shape [{', '.join(map(str, shape))}]")
+
+
 def _legacy_scalar_name(d: dtypes.dtype) -> str:
     return dtypes.LEGACY_NAMES[d].replace("Tensor", "")
 
@@ -486,6 +494,8 @@ def apply_inplace(op: Op, target: Tensor, others: Sequence, static: tuple = ()) 
     device = common_device(tensors)
     cast = promoted_dtype(op, inputs) if op.promote != "none" else None
     arrays = _arrays(inputs, cast.jax if cast is not None else None, device)
+    if op.elementwise:
+        _check_broadcasts_into(target, tensors)
     if cast is not None and cast.category > target.dtype.category:
         _check_castable(_result_dtype(op.kernel(static, cast.jax), arrays, cast), target.dtype)
     cast = cast.jax if cast is not None else None

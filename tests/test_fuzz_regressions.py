@@ -337,3 +337,51 @@ def test_python_int_beyond_64_bits_raises_torchs_overflow_error():
     for lib in (pt, torch):
         with pytest.raises(OverflowError, match="int too big to convert"):
             lib.tensor([1]) + 2**70
+
+
+# ----- layouts of casts and flips, in-place broadcast checks, argument parsing -------------------------------
+
+@pytest.mark.parametrize("fn", [
+    lambda lib: lib.arange(24.0).reshape(2, 3, 4).permute(2, 0, 1).to(lib.float64),
+    lambda lib: lib.arange(24.0).reshape(2, 3, 4).permute(2, 0, 1).int(),
+    lambda lib: lib.arange(24.0).reshape(2, 3, 4)[:, ::2].half(),
+    lambda lib: lib.arange(24.0).reshape(2, 3, 4).permute(2, 0, 1).flip(1, 2),
+    lambda lib: lib.arange(6.0).reshape(2, 3).t().flip(0),
+])
+def test_casts_and_flips_keep_the_inputs_layout(fn):
+    check(fn)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda lib: lib.ones(1, 2, dtype=lib.int64).fmod_(lib.ones(3, 1)),
+    lambda lib: lib.tensor([False]).add_(lib.tensor([[2]])),
+    lambda lib: lib.ones(2, 3).add_(lib.ones(4, 3, dtype=lib.complex64)),
+    lambda lib: lib.ones(2, 3)[:, 1].mul_(lib.ones(2, 2)),
+    lambda lib: lib.ones(2).lerp_(lib.ones(3, 2), 0.5),
+])
+def test_inplace_checks_the_broadcast_shape_before_the_cast(fn):
+    check(fn)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda lib: lib.lerp(lib.ones(2, dtype=lib.bool), lib.ones(2, dtype=lib.int16), 2),
+    lambda lib: lib.lerp(lib.ones(2, dtype=lib.int64), lib.ones(2, dtype=lib.int64), lib.ones(2)),
+    lambda lib: lib.ones(2, dtype=lib.int8).lerp_(lib.ones(2, dtype=lib.int64), 0.5),
+    lambda lib: lib.ones(2, dtype=lib.int64).lerp_(lib.ones(2, dtype=lib.int64), 0.5),
+])
+def test_lerp_checks_dtypes_before_the_kernel(fn):
+    check(fn)
+
+
+@pytest.mark.parametrize("name", ["maximum", "minimum", "fmax", "fmin", "hypot", "logical_and", "logical_or",
+                                  "logical_xor", "logaddexp", "logaddexp2", "atan2", "gcd"])
+def test_binary_ops_without_a_scalar_overload_refuse_numbers(name):
+    x = lambda lib: lib.arange(6.0).reshape(2, 3)  # noqa: E731
+    check(lambda lib: getattr(lib, name)(x(lib), 2))
+    check(lambda lib: getattr(x(lib), name)(2.5))
+
+
+@pytest.mark.parametrize("call", ["x.flip(0)", "x.flip(0, 1)", "x.flip((0, 1))", "x.flip(dims=0)", "x.flip()",
+                                  "lib.flip(x, dims=0)", "lib.flip(x, [1])"])
+def test_flip_takes_varargs_as_a_method_only(call):
+    check(lambda lib: eval(call, {"lib": lib, "x": lib.arange(6.0).reshape(2, 3)}))

@@ -424,15 +424,20 @@ def _scalar_type_name(d: dtypes.dtype) -> str:
 
 
 def lerp(input: Tensor, end: Tensor, weight) -> Tensor:
-    """PyTorch does not promote here: `end` and a dimensioned `weight` must have the input's dtype."""
-    if input.dtype.category < dtypes.FLOATING:
-        kernel = "lerp_kernel_tensor" if isinstance(weight, Tensor) else "lerp_kernel_scalar"
-        raise NotImplementedError(f'"{kernel}" not implemented for \'{_scalar_type_name(input.dtype)}\'')
+    check_lerp(input, end, weight)
+    return dispatch.apply(lerp_op(weight), (input, end, as_operand(weight, "weight")))
+
+
+def check_lerp(input: Tensor, end: Tensor, weight) -> None:
+    """PyTorch does not promote here: `end` and a dimensioned `weight` must have the input's dtype, checked
+    before it looks for a kernel for that dtype."""
     for name, operand in (("end", end), ("weight", weight)):
         if isinstance(operand, Tensor) and (operand._shape or name == "end") and operand.dtype is not input.dtype:
             raise RuntimeError(f"expected dtype {_c_type_name(input.dtype)} for `{name}` but got dtype "
                                f"{_c_type_name(operand.dtype)}")
-    return dispatch.apply(lerp_op(weight), (input, end, as_operand(weight, "weight")))
+    if input.dtype.category < dtypes.FLOATING:
+        kernel = "lerp_kernel_tensor" if isinstance(weight, Tensor) else "lerp_kernel_scalar"
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{_scalar_type_name(input.dtype)}\'')
 
 
 def lerp_op(weight):
@@ -465,7 +470,11 @@ for _name in ("floor_divide", "remainder", "fmod"):
 for _name, _other_name, _check, _check_ in (("heaviside", "values", _same_dtypes, _same_dtypes),
                                             ("ldexp", "other", None, _ldexp_target),
                                             ("nextafter", "other", None, None), ("gcd", "other", None, None),
-                                            ("lcm", "other", None, None), ("atan2", "other", None, None)):
+                                            ("lcm", "other", None, None), ("atan2", "other", None, None),
+                                            *((_name, "other", None, None) for _name in (
+                                                "maximum", "minimum", "fmax", "fmin", "hypot", "logical_and",
+                                                "logical_or", "logical_xor", "logaddexp", "logaddexp2", "igamma",
+                                                "igammac") if _name in BINARY_FUNCTIONS)):
     BINARY_FUNCTIONS[_name] = _tensors_only(BINARY_FUNCTIONS[_name], _other_name, _check)
     BINARY_FUNCTIONS[_name + "_"] = _tensors_only(BINARY_FUNCTIONS[_name + "_"], _other_name, _check_)
 
@@ -1234,7 +1243,8 @@ def atleast_3d(t: Tensor) -> Tensor:
 
 def flip(input: Tensor, dims=REQUIRED) -> Tensor:
     required("flip", dims=dims)
-    dims = dims if isinstance(dims, (tuple, list)) else (dims,)
+    if not isinstance(dims, (tuple, list)):
+        raise TypeError(f"flip(): argument 'dims' must be tuple of ints, not {type(dims).__name__}")
     wrapped = tuple(wrap_dim(d, input.ndim) for d in dims) if input.ndim else ()  # a 0-dim input has nothing to flip
     return dispatch.apply(shape_ops.FLIP, (input,), _static(dims=wrapped))
 

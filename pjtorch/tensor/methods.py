@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import importlib
+import re
 import warnings
 
 import jax.numpy as jnp
@@ -20,11 +21,25 @@ def _method(fn):
     fn = getattr(fn, "without_out", fn)  # methods take no `out=`: skip the torch-function wrapper
 
     def method(self, *args, **kwargs):
-        return fn(self, *args, **functions.numpy_names(kwargs)) if kwargs else fn(self, *args)
+        try:
+            return fn(self, *args, **functions.numpy_names(kwargs)) if kwargs else fn(self, *args)
+        except TypeError as error:
+            raise _counted_from_self(error) from None
 
     method.__name__ = getattr(fn, "__name__", "method")
     method.__doc__ = getattr(fn, "__doc__", None)
     return method
+
+
+_ARGUMENT_POSITION = re.compile(r"^(\w+\(\): argument '\w+' \(position )(\d+)\)")
+
+
+def _counted_from_self(error: TypeError) -> TypeError:
+    """A method's argument parser does not count `self`: the function's "(position 2)" is the method's 1."""
+    match = _ARGUMENT_POSITION.match(str(error))
+    if match is None or match.group(2) == "1":
+        return error
+    return TypeError(f"{match.group(1)}{int(match.group(2)) - 1}){str(error)[match.end():]}")
 
 
 def _reflected(fn):
@@ -89,7 +104,7 @@ _NAMED = {
     "matmul": functions.matmul, "mm": functions.mm, "bmm": functions.bmm, "mv": functions.mv, "dot": functions.dot,
     "outer": functions.outer, "ger": functions.outer, "addmm": functions.addmm,
     "clone": functions.clone, "contiguous": functions.contiguous, "copy_": functions.copy_, "fill_": functions.fill_,
-    "zero_": functions.zero_, "flip": functions.flip, "fliplr": functions.fliplr, "flipud": functions.flipud,
+    "zero_": functions.zero_, "fliplr": functions.fliplr, "flipud": functions.flipud,
     "roll": functions.roll, "repeat": functions.repeat, "tile": functions.tile,
     "repeat_interleave": functions.repeat_interleave, "tril": functions.tril, "triu": functions.triu,
     "tril_": functions.tril_, "triu_": functions.triu_, "sort": functions.sort, "argsort": functions.argsort,
@@ -465,7 +480,13 @@ def _float_power_(self, exponent):
     return functions.pow_(self, exponent.double() if isinstance(exponent, Tensor) else exponent)
 
 
+def _flip(self, *dims, **options):
+    """The method takes its dims as varargs too (`x.flip(0, 1)`), the function only as a sequence."""
+    return functions.flip(self, views.shape_args(dims) if dims else options.get("dims", functions.REQUIRED))
+
+
 def _lerp_(self, end, weight):
+    functions.check_lerp(self, end, weight)
     return dispatch.apply_inplace(functions.lerp_op(weight), self, (end, as_operand(weight, "weight")))
 
 
@@ -478,7 +499,7 @@ def _addcdiv_(self, tensor1, tensor2, *, value=1):
 
 
 for _name, _fn in {
-    "float_power_": _float_power_, "lerp_": _lerp_, "addcmul_": _addcmul_, "addcdiv_": _addcdiv_,
+    "float_power_": _float_power_, "flip": _flip, "lerp_": _lerp_, "addcmul_": _addcmul_, "addcdiv_": _addcdiv_,
 }.items():
     setattr(Tensor, _name, _fn)
 
