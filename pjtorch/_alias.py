@@ -71,4 +71,16 @@ def install_as_torch(target: str = "pjtorch", alias: str = "torch") -> ModuleTyp
     sys.modules[alias] = package
     if not any(isinstance(f, _AliasFinder) and f.alias == alias for f in sys.meta_path):
         sys.meta_path.insert(0, _AliasFinder(alias, target))
+    _name_classes_as(alias, target)
     return package
+
+
+def _name_classes_as(alias: str, target: str) -> None:
+    """Classes print as PyTorch's (`<class 'torch.nn.modules.linear.Linear'>`). Only under the alias: there the
+    torch-named module is the very module that defines each class, so pickle finds them by that name too."""
+    for name, module in list(sys.modules.items()):
+        if module is None or not (name == target or name.startswith(target + ".")):
+            continue
+        for value in list(vars(module).values()):
+            if isinstance(value, type) and value.__module__ == name:
+                value.__module__ = alias + name[len(target):]

@@ -7,6 +7,7 @@ process so the aliasing never leaks into this one (where the real PyTorch may be
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -144,3 +145,31 @@ def test_fft_and_special_import_as_torch_submodules(tmp_path):
     result = subprocess.run([sys.executable, "-m", "pjtorch.run", str(script)],
                             cwd=REPO_ROOT, capture_output=True, text=True, timeout=300)
     assert result.stdout.splitlines() == ["True True True", "pjtorch.fft pjtorch.special"], result.stderr
+
+
+def test_classes_are_named_as_torch_names_them_under_the_alias_only(tmp_path):
+    """Under the alias, `type(model)` prints PyTorch's class path and a whole-model checkpoint names classes as
+    PyTorch does (so it loads in either library); plain `import pjtorch` keeps its own names, so pickle still
+    finds the classes without the alias."""
+    script = tmp_path / "probe.py"
+    script.write_text(textwrap.dedent(f"""
+        import pickle, sys
+        if sys.argv[1] == "alias":
+            import torch
+        else:
+            import pjtorch as torch
+        model = torch.nn.Sequential(torch.nn.Linear(2, 3), torch.nn.ReLU())
+        print(type(model[0]).__module__, type(torch.optim.SGD(model.parameters(), lr=0.1)).__module__)
+        torch.save(model, {str(tmp_path / "m.pth")!r})
+        loaded = torch.load({str(tmp_path / "m.pth")!r}, weights_only=False)
+        print(type(loaded) is type(model), type(pickle.loads(pickle.dumps(model))) is type(model))
+    """), encoding="utf-8")
+    runs = {"alias": [sys.executable, "-m", "pjtorch.run", str(script), "alias"],
+            "plain": [sys.executable, str(script), "plain"]}
+    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
+    found = {name: subprocess.run(command, cwd=REPO_ROOT, capture_output=True, text=True, timeout=300, env=env)
+             for name, command in runs.items()}
+    assert found["alias"].stdout.splitlines() == ["torch.nn.modules.linear torch.optim.sgd", "True True"], \
+        found["alias"].stderr
+    assert found["plain"].stdout.splitlines() == ["pjtorch.nn.modules.linear pjtorch.optim.sgd", "True True"], \
+        found["plain"].stderr

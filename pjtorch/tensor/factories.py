@@ -298,7 +298,7 @@ def arg_type_name(value) -> str:
         return "torch.dtype"
     if isinstance(value, Device):
         return "torch.device"
-    if type(value).__module__.startswith("pjtorch") and type(value).__name__ in ("Generator", "layout"):
+    if type(value).__module__.split(".")[0] in ("pjtorch", "torch") and type(value).__name__ in ("Generator", "layout"):
         return "torch._C.Generator" if type(value).__name__ == "Generator" else "torch.layout"
     return _type_name(value)
 
