@@ -87,13 +87,18 @@ class LRScheduler:
                               "https://pytorch.org/docs/stable/optim.html#how-to-adjust-learning-rate", UserWarning,
                               stacklevel=2)
         self._step_count += 1
+        if epoch is not None:
+            warnings.warn(EPOCH_DEPRECATION_WARNING, UserWarning, stacklevel=2)
+        self._update_lr(epoch)
+
+    def _update_lr(self, epoch: int | None = None) -> None:
+        """The new lrs without step()'s checks and warnings: SequentialLR restarts a scheduler through it silently."""
         self._get_lr_called_within_step = True
         try:
             if epoch is None:
                 self.last_epoch += 1
                 values = self.get_lr()
             else:
-                warnings.warn(EPOCH_DEPRECATION_WARNING, UserWarning, stacklevel=2)
                 self.last_epoch = epoch
                 closed_form = getattr(self, "_get_closed_form_lr", None)
                 values = closed_form() if closed_form is not None else self.get_lr()
@@ -682,7 +687,7 @@ class SequentialLR(LRScheduler):
         index = bisect.bisect_right(self._milestones, self.last_epoch)
         scheduler = self._schedulers[index]
         if index > 0 and self._milestones[index - 1] == self.last_epoch:
-            scheduler.step(0)
+            scheduler._update_lr(0)
         else:
             scheduler.step()
         self._last_lr = scheduler.get_last_lr()

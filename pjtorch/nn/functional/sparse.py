@@ -1,8 +1,6 @@
 """Lookups by integer index: embedding, embedding_bag and one_hot."""
 from __future__ import annotations
 
-import math
-
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -11,7 +9,7 @@ from ... import dispatch
 from ...autograd import grad_mode
 from ...ops import nn as nn_ops
 from ...ops.registry import Op
-from ...tensor import dtypes, factories, functions
+from ...tensor import dtypes, factories
 from ...tensor.tensor import Tensor
 from .._utils import static
 
@@ -108,13 +106,29 @@ def _bag_bounds(input: Tensor, offsets: Tensor | None, per_sample_weights: Tenso
     return input, per_sample_weights, np.append(starts[:-1] if include_last_offset else starts, input.numel())
 
 
+def _bag_reduce(rows, table, sizes, mode):
+    """Each bag's rows gathered by `table` (index len(rows) is a fill row past the bag's end) and reduced; max
+    takes the first maximum (through argmax), so its gradient goes to one row as PyTorch's does."""
+    fill = jnp.full((1, rows.shape[1]), -jnp.inf if mode == "max" else 0, rows.dtype)
+    gathered = jnp.concatenate([rows, fill])[table]
+    if mode == "max":
+        first = jnp.take_along_axis(gathered, jnp.argmax(gathered, 1)[:, None], 1)[:, 0]
+        return jnp.where(sizes > 0, first, 0)
+    total = gathered.sum(1)
+    return total / jnp.maximum(sizes, 1) if mode == "mean" else total
+
+
+# One op for the reduction, so that the bags' grad_fn is EmbeddingBagBackward0 as PyTorch names it.
+BAG_REDUCE = Op("embedding_bag", _bag_reduce, grad_name="EmbeddingBagBackward0", promote="none")
+
+
 def embedding_bag(input: Tensor, weight: Tensor, offsets: Tensor | None = None, max_norm: float | None = None,
                   norm_type: float = 2, scale_grad_by_freq: bool = False, mode: str = "mean", sparse: bool = False,
                   per_sample_weights: Tensor | None = None, include_last_offset: bool = False,
                   padding_idx: int | None = None) -> Tensor:
     """Sum, mean or max of the embedding rows of each bag; entries equal to padding_idx are left out of their
-    bag, and an empty bag gives zeros. Composed as a lookup, a gather of each bag's rows into a padded
-    (bags, longest bag, dim) block and a reduction over it, so gradients follow from those ops."""
+    bag, and an empty bag gives zeros. Composed as a lookup and one op that gathers each bag's rows into a padded
+    (bags, longest bag, dim) block and reduces it, so gradients follow from those two."""
     if per_sample_weights is not None and input.shape != per_sample_weights.shape:
         raise ValueError(f"embedding_bag: If per_sample_weights ({per_sample_weights.shape}) is not None, then it "
                          f"must have the same shape as the input ({input.shape})")
@@ -144,12 +158,5 @@ def embedding_bag(input: Tensor, weight: Tensor, offsets: Tensor | None = None, 
     table = np.full((len(members), longest), count, np.int64)
     for bag, positions in enumerate(members):
         table[bag, :len(positions)] = positions
-    fill = factories.full((1, weight.shape[1]), -math.inf if mode == "max" else 0.0, dtype=rows.dtype,
-                          device=rows.device)
-    gathered = functions.cat([rows, fill]).index_select(
-        0, factories.tensor(table.reshape(-1), device=rows.device)).reshape(len(members), longest, weight.shape[1])
     sizes = factories.tensor([[len(m)] for m in members], dtype=rows.dtype, device=rows.device)
-    if mode == "max":
-        return functions.where(sizes > 0, gathered.max(1).values, 0.0)
-    total = gathered.sum(1)
-    return total / sizes.clamp(min=1) if mode == "mean" else total
+    return dispatch.apply(BAG_REDUCE, (rows, factories.tensor(table, device=rows.device), sizes), static(mode=mode))

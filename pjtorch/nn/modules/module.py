@@ -324,6 +324,25 @@ class Module:
                 raise AttributeError("`" + item + "` is not an nn.Module")
         return module
 
+    def get_parameter(self, target: str) -> Parameter:
+        module_path, _, name = target.rpartition(".")
+        module = self.get_submodule(module_path)
+        if not hasattr(module, name):
+            raise AttributeError(module._get_name() + " has no attribute `" + name + "`")
+        param = getattr(module, name)
+        if not isinstance(param, Parameter):
+            raise AttributeError("`" + name + "` is not an nn.Parameter")
+        return param
+
+    def get_buffer(self, target: str) -> Tensor:
+        module_path, _, name = target.rpartition(".")
+        module = self.get_submodule(module_path)
+        if not hasattr(module, name):
+            raise AttributeError(module._get_name() + " has no attribute `" + name + "`")
+        if name not in module._buffers:
+            raise AttributeError("`" + name + "` is not a buffer")
+        return getattr(module, name)
+
     # ----- modes and conversions ----------------------------------------------------------------
     def train(self, mode: bool = True) -> "Module":
         if not isinstance(mode, bool):

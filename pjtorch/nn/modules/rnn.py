@@ -181,7 +181,8 @@ class RNNBase(Module):
             input = input.transpose(0, 1)
         output, finals = self._run(input, self._initial(hx, input.shape[1], input), None)
         if self.batch_first:
-            output = output.transpose(0, 1)
+            # PyTorch's CPU RNN/GRU kernels transpose their result in place (grad_fn TransposeBackward1); LSTM's don't.
+            output = output.transpose(0, 1) if self.mode == "LSTM" else output.transpose_(0, 1)
         hidden = self._stack_finals(finals)
         if not batched:
             output = output.squeeze(batch_dim)

@@ -3,8 +3,13 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+import jax.numpy as jnp
+
+from ... import dispatch
+from ...ops.registry import Op
 from ...tensor import dtypes, factories, functions
 from ...tensor.tensor import Tensor
+from .._utils import static
 
 
 class PackedSequence(NamedTuple):
@@ -26,6 +31,14 @@ def invert_permutation(permutation: Tensor | None) -> Tensor | None:
     if permutation is None:
         return None
     return functions.argsort(permutation)
+
+
+def _pack(x, sizes):
+    return jnp.concatenate([x[t, :size] for t, size in enumerate(sizes)], 0)
+
+
+# One op, as PyTorch's kernel is, so that PackedSequence.data's grad_fn is PackPaddedSequenceBackward0.
+_PACK = Op("pack_padded_sequence", _pack, grad_name="PackPaddedSequenceBackward0", promote="none")
 
 
 def _lengths_list(lengths) -> list:
@@ -54,7 +67,7 @@ def pack_padded_sequence(input: Tensor, lengths, batch_first: bool = False,
         raise RuntimeError(f"Expected sequence length to be larger than or equal to {values[0]}, but got "
                            f"{input.shape[0]}")
     sizes = [sum(1 for v in values if v > t) for t in range(values[0] if values else 0)]
-    data = functions.cat([input[t, :size] for t, size in enumerate(sizes)], 0)
+    data = dispatch.apply(_PACK, (input,), static(sizes=tuple(sizes)))
     return PackedSequence(data, factories.tensor(sizes, dtype=dtypes.int64), sorted_indices,
                           invert_permutation(sorted_indices))
 
@@ -81,10 +94,13 @@ def pad_packed_sequence(sequence: PackedSequence, batch_first: bool = False, pad
     padded = functions.stack(rows, 0)
     lengths = [sum(1 for size in sizes if size > b) for b in range(batch)]
     lengths = factories.tensor(lengths, dtype=dtypes.int64)
+    if batch_first:
+        padded = padded.transpose(0, 1)
     if sequence.unsorted_indices is not None:
-        padded = padded.index_select(1, sequence.unsorted_indices)
+        # Reordered last, as PyTorch does: the result's grad_fn is then IndexSelectBackward0.
+        padded = padded.index_select(0 if batch_first else 1, sequence.unsorted_indices)
         lengths = lengths.index_select(0, sequence.unsorted_indices)
-    return (padded.transpose(0, 1) if batch_first else padded), lengths
+    return padded, lengths
 
 
 def pad_sequence(sequences, batch_first: bool = False, padding_value: float = 0.0,
@@ -93,14 +109,14 @@ def pad_sequence(sequences, batch_first: bool = False, padding_value: float = 0.
         raise ValueError(f"Expected padding_side to be one of left or right, but got {padding_side}.")
     sequences = list(sequences)
     longest = max(s.shape[0] for s in sequences)
-    rows = []
-    for seq in sequences:
-        missing = longest - seq.shape[0]
-        if missing:
-            fill = factories.full((missing, *seq.shape[1:]), padding_value, dtype=seq.dtype, device=seq.device)
-            seq = functions.cat([seq, fill] if padding_side == "right" else [fill, seq], 0)
-        rows.append(seq)
-    return functions.stack(rows, 0 if batch_first else 1)
+    first = sequences[0]
+    shape = (len(sequences), longest) if batch_first else (longest, len(sequences))
+    out = factories.full((*shape, *first.shape[1:]), padding_value, dtype=first.dtype, device=first.device)
+    # Written row by row into the filled result, as PyTorch does (its grad_fn is CopySlices).
+    for i, seq in enumerate(sequences):
+        steps = slice(0, seq.shape[0]) if padding_side == "right" else slice(longest - seq.shape[0], longest)
+        out[(i, steps) if batch_first else (steps, i)] = seq
+    return out
 
 
 def unpad_sequence(padded_sequences: Tensor, lengths: Tensor, batch_first: bool = False) -> list:

@@ -11,7 +11,7 @@ from ...tensor.tensor import Tensor
 ERROR_FORMAT = "default_collate: batch must contain tensors, numpy arrays, numbers, dicts or lists; found {}"
 
 
-def default_collate(batch: list):
+def default_collate(batch: list | tuple):
     """Tensors stack along a new dim 0; numbers become a tensor; tuples and lists become a list of batches."""
     elem = batch[0]
     if isinstance(elem, Tensor):
@@ -35,12 +35,13 @@ def default_collate(batch: list):
         except TypeError:
             return collated
     if isinstance(elem, tuple) and hasattr(elem, "_fields"):
-        return type(elem)(*(default_collate(list(samples)) for samples in zip(*batch)))
+        return type(elem)(*(default_collate(samples) for samples in zip(*batch)))
     if isinstance(elem, collections.abc.Sequence):
         size = len(elem)
         if any(len(sample) != size for sample in batch):
             raise RuntimeError("each element in list of batch should be of equal size")
-        columns = [default_collate(list(samples)) for samples in zip(*batch)]
+        # Each column is collated as the tuple zip makes, so a column of strings stays a tuple, as in PyTorch.
+        columns = [default_collate(samples) for samples in zip(*batch)]
         if isinstance(elem, tuple):
             return columns
         try:
