@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ops_oracle import Tally, make_inputs, realize, run_case, tensor, torch
+import pjtorch
 
 # label: (call, operand shapes). Every rank combination matmul treats differently, and each product.
 PRODUCTS = {
@@ -179,3 +180,33 @@ def test_products_print_as_torch():
 
 def test_table_sizes():
     assert (len(PRODUCTS), len(PRODUCT_DTYPES), len(ERRORS), len(ACCEPTED)) == (18, 8, 55, 9)
+
+
+def _graph(t, depth: int = 3) -> list:
+    """Node names breadth-first from t.grad_fn, `depth` levels down."""
+    level, names = [t.grad_fn], []
+    for _ in range(depth):
+        names.append([type(n).__name__ if n is not None else None for n in level])
+        level = [f for n in level if n is not None for f, _ in n.next_functions]
+    return names
+
+
+@pytest.mark.parametrize("shapes,bias", [
+    (((3,), (2, 3)), True), (((3,), (2, 3)), False), (((4, 3), (2, 3)), True), (((4, 3), (2, 3)), False),
+    (((5, 4, 3), (2, 3)), True), (((5, 4, 3), (2, 3)), False), (((2, 5, 4, 3), (2, 3)), False),
+])
+def test_linear_and_matmul_fold_into_a_matrix_product_as_torch_records_it(shapes, bias):
+    """F.linear is addmm (or matmul) of the input folded to a matrix; matmul folds a batch into rows and a vector
+    into a row: the graph below the result names these nodes in PyTorch's order."""
+    found = {}
+    for lib in (pjtorch, torch):
+        x = lib.linspace(-1, 1, int(np.prod(shapes[0]))).reshape(shapes[0]).requires_grad_()
+        w = lib.linspace(0.5, -0.5, int(np.prod(shapes[1]))).reshape(shapes[1]).requires_grad_()
+        b = lib.linspace(0, 1, shapes[1][0]).requires_grad_() if bias else None
+        y = lib.nn.functional.linear(x, w, b)
+        z = x @ w.t()
+        (y.sum() + z.sum()).backward()
+        found[lib.__name__] = (_graph(y), _graph(z)), [np.asarray(t.tolist()) for t in (y, x.grad, w.grad)]
+    assert found["pjtorch"][0] == found["torch"][0]
+    for ours, theirs in zip(found["pjtorch"][1], found["torch"][1]):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-6, atol=1e-6)

@@ -51,7 +51,7 @@ def _solve(a, b):
 # kind: (grad_fn name, the kernel PyTorch names when it refuses bool).
 MATMUL_KINDS = {"mm": ("MmBackward0", "addmm_impl_cpu_"), "dot": ("DotBackward0", "dot"),
                 "mv": ("MvBackward0", "addmv_impl_cpu"), "bmm": ("BmmBackward0", "bmm"),
-                "vm": ("SqueezeBackward4", "addmm_impl_cpu_"), "batched": ("UnsafeViewBackward0", "bmm")}
+                "batched": ("UnsafeViewBackward0", "bmm")}
 # Products have no bool kernel in PyTorch; integers multiply exactly.
 MATMUL = {kind: Op("matmul", refusing(_matmul, kernel, "ifc"), grad_name=name, promote="none")
           for kind, (name, kernel) in MATMUL_KINDS.items()}

@@ -26,21 +26,7 @@ def _opmath(x):
     return x.astype(jnp.float32) if x.dtype in _LOW_PRECISION else x
 
 
-# ----- linear and convolution ---------------------------------------------------------------------
-
-def _linear(x, weight, *bias):
-    out = jnp.matmul(x, weight.T, precision=_PRECISION)
-    return out + bias[0] if bias else out
-
-
-# PyTorch names the result by how it folded the input into a matrix product: (input rank, has bias).
-_LINEAR_NAMES = {
-    ("matrix", True): "AddmmBackward0", ("matrix", False): "MmBackward0",
-    ("batched", True): "ViewBackward0", ("batched", False): "UnsafeViewBackward0",
-    ("vector", True): "ViewBackward0", ("vector", False): "SqueezeBackward4",
-}
-LINEAR = {key: Op("linear", _linear, grad_name=name, promote="none") for key, name in _LINEAR_NAMES.items()}
-
+# ----- convolution --------------------------------------------------------------------------------
 
 def _conv(x, weight, *bias, stride, padding, dilation, groups):
     """N-d convolution in PyTorch's layout (N, C, *spatial); `padding` is (low, high) per spatial dim."""

@@ -827,15 +827,16 @@ def matmul(input: Tensor, other: Tensor) -> Tensor:
         return mm(input, other)
     if a == 1 and b == 2:
         _check_mm((1, input._shape[0]), other._shape, input.dtype, other.dtype)
-        return dispatch.apply(linalg_ops.MATMUL["vm"], (input, other))
-    if b <= 2:
+        return views.squeezed_result(mm(input.unsqueeze(0), other), 0)
+    if b <= 2:  # the batch folded into the rows of one matrix product, as PyTorch folds it
         rows = (int(np.prod(input._shape[:-1])), input._shape[-1])
         if b == 1:
             _check_mv(rows, other._shape[0], input.dtype, other.dtype)
         else:
             _check_mm(rows, other._shape, input.dtype, other.dtype)
-    else:
-        _check_batched(input, other)
+        product = (mv if b == 1 else mm)(input.reshape(rows), other)
+        return views.unsafe_view(product, input._shape[:-1] + other._shape[1:])
+    _check_batched(input, other)
     return dispatch.apply(linalg_ops.MATMUL["batched"], (input, other))
 
 

@@ -355,9 +355,22 @@ def reshape(t: Tensor, *shape) -> Tensor:
         return make_view(t, _view_layout, "ViewBackward0", new_shape)
     from . import functions
 
-    copy = make_view(functions.contiguous(t), _view_layout, "UnsafeViewBackward0", new_shape)
-    copy._base = None  # the clone is private to this result: like PyTorch's _unsafe_view, not a view
-    return copy
+    return unsafe_view(functions.contiguous(t), new_shape)
+
+
+def unsafe_view(t: Tensor, shape: tuple) -> Tensor:
+    """PyTorch's _unsafe_view of `t`, a fresh result nobody else holds (a clone, a product): reshaped, recorded as
+    UnsafeViewBackward0, and not a view."""
+    out = make_view(t, _view_layout, "UnsafeViewBackward0", tuple(shape))
+    out._base = None
+    return out
+
+
+def squeezed_result(t: Tensor, dim: int) -> Tensor:
+    """PyTorch's in-place `squeeze_(dim)` on a fresh result nobody else holds: SqueezeBackward4, not a view."""
+    out = make_view(t, _squeeze_layout, "SqueezeBackward4", (wrap_dim(dim, t.ndim),))
+    out._base = None
+    return out
 
 
 def view_as(t: Tensor, other: Tensor) -> Tensor:

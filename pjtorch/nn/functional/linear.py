@@ -1,9 +1,9 @@
-"""`F.linear`: x Wᵀ + b as one op, with PyTorch's shape and dtype errors."""
+"""`F.linear`: x Wᵀ + b composed as PyTorch composes it (addmm, or matmul without a bias; other ranks flattened
+to a matrix and viewed back), so the graph has its nodes, with PyTorch's shape and dtype errors."""
 from __future__ import annotations
 
-from ... import dispatch
 from ...amp.autocast_mode import cast_inputs
-from ...ops import nn as nn_ops
+from ...tensor import functions
 from ...tensor.functions import _c_type_name
 from ...tensor.tensor import Tensor
 
@@ -13,9 +13,12 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     if weight.ndim == 1 and input.ndim:
         return _vector_linear(input, weight, bias)
     _check(input, weight)
-    kind = "matrix" if input.ndim == 2 else "vector" if input.ndim == 1 else "batched"
-    operands = (input, weight) if bias is None else (input, weight, bias)
-    return dispatch.apply(nn_ops.LINEAR[(kind, bias is not None)], operands)
+    if bias is None:
+        return functions.matmul(input, weight.t())
+    if input.ndim == 2:
+        return functions.addmm(bias, input, weight.t())
+    rows = input.reshape(-1, input.shape[-1])
+    return functions.addmm(bias, rows, weight.t()).view(*input.shape[:-1], weight.shape[0])
 
 
 def _check(input: Tensor, weight: Tensor) -> None:
