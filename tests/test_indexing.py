@@ -294,3 +294,19 @@ def test_gather_scatter_family_matches_torch(name):
 
 def test_gather_family_table_size():
     assert len(GATHER_FAMILY) == 21
+
+
+@pytest.mark.parametrize("key", [
+    lambda m: (range(2), m.tensor([0, 2])), lambda m: range(3), lambda m: (slice(None), range(1, 4, 2)),
+    lambda m: range(0), lambda m: (range(3), range(3)),
+])
+def test_a_range_indexes_as_the_list_of_its_ints(key):
+    """`input[range(n), target]`, the nll of PyTorch's "What is torch.nn really?" tutorial."""
+    same(lambda m: m.arange(12.0).reshape(3, 4)[key(m)])
+
+    def assign(m):
+        x = m.arange(12.0).reshape(3, 4)
+        x[key(m)] = -1.0
+        return x
+
+    same(assign)

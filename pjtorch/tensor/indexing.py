@@ -151,8 +151,8 @@ def _normalize_parts(t: Tensor, key: tuple) -> tuple:
                 part.dtype in (dtypes.bool, dtypes.uint8))):
             # A 0-dim uint8 tensor is a (byte) mask, as a 0-dim bool one is: a new axis kept or emptied.
             parts.append(_BoolAxis(bool(part)))
-        elif isinstance(part, (list, tuple, np.ndarray)):
-            parts.append(_as_index_tensor(part, t.device))
+        elif isinstance(part, (list, tuple, np.ndarray, range)):  # a range is a sequence of ints, as in PyTorch
+            parts.append(_as_index_tensor(list(part) if isinstance(part, range) else part, t.device))
         elif part is None or part is Ellipsis or isinstance(part, (slice, Tensor)) or _index_int(part) is not None:
             parts.append(part)
         else:
