@@ -338,10 +338,12 @@ class Tensor:
 
     # ----- conversion to Python and NumPy --------------------------------------------------------
     def _host_values(self) -> np.ndarray:
-        """A read-only host copy for printing, Python conversion and data-dependent checks. The storage is read
-        whole (JAX keeps that host copy on the array) and the layout applied with NumPy strides, so reading a view
-        runs no XLA call."""
+        """A read-only host copy for printing, Python conversion and data-dependent checks. On the CPU the storage
+        is read whole (JAX keeps that host copy on the array) and the layout applied with NumPy strides, so reading
+        a view runs no XLA call; elsewhere only the view's values cross to the host."""
         storage = self._storage
+        if not self._whole and storage.device.type != "cpu":
+            return np.asarray(self._value())
         flat = (storage._host if storage._host is not None else np.asarray(storage.array)).reshape(-1)
         if self._whole:
             return flat.reshape(self._shape)
