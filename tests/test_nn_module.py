@@ -452,3 +452,15 @@ def test_nested_model_forward_and_backward_match_pytorch(models):
             assert mine[name].grad is None, name
         else:
             assert_close(mine[name].grad, param.grad, rtol=1e-4, atol=1e-5, what=name)
+
+
+def test_the_full_backward_hook_warning_points_at_the_users_backward_line():
+    """With no input requiring grad, PyTorch warns from the backward call; the warning names the user's file."""
+    for lib in LIBS:
+        layer = lib.nn.Linear(2, 2)
+        layer.register_full_backward_hook(lambda module, grad_input, grad_output: None)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            layer(lib.ones(1, 2)).sum().backward()
+        found = [w for w in caught if "Full backward hook is firing" in str(w.message)]
+        assert found and found[0].filename == __file__, (lib.__name__, [w.filename for w in found])

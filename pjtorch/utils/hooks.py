@@ -6,6 +6,7 @@ import itertools
 import warnings
 from typing import Callable
 
+from .._stack import user_stacklevel
 from ..autograd import grad_mode
 from ..autograd.function import Function
 from ..tensor.tensor import Tensor
@@ -133,7 +134,7 @@ class BackwardHook:
         warnings.warn("Full backward hook is firing when gradients are computed with respect to module outputs since "
                       "no inputs require gradients. See https://docs.pytorch.org/docs/main/generated/"
                       "torch.nn.Module.html#torch.nn.Module.register_full_backward_hook for more details.",
-                      stacklevel=5)
+                      stacklevel=user_stacklevel())
         grad_inputs = (None,) * self.n_inputs
         for user_hook in self.user_hooks:
             result = user_hook(self.module, grad_inputs, self.grad_outputs)
