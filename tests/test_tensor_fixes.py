@@ -163,4 +163,10 @@ def _warned_at(lib, fn):
                                 lambda lib: lib.where(lib.tensor([1, 0], dtype=lib.uint8), lib.ones(2), 0.0)],
                          ids=["cross", "where_uint8"])
 def test_warnings_point_at_the_caller(fn):
-    assert _warned_at(torch, fn) == _warned_at(pt, fn) == [(__file__, UserWarning)]
+    """torch warns once per process (TORCH_WARN_ONCE): set_warn_always makes it warn here whatever ran before."""
+    before = torch.is_warn_always_enabled()
+    torch.set_warn_always(True)
+    try:
+        assert _warned_at(torch, fn) == _warned_at(pt, fn) == [(__file__, UserWarning)]
+    finally:
+        torch.set_warn_always(before)
