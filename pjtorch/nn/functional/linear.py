@@ -2,6 +2,8 @@
 to a matrix and viewed back), so the graph has its nodes, with PyTorch's shape and dtype errors."""
 from __future__ import annotations
 
+import math
+
 from ...amp.autocast_mode import cast_inputs
 from ...tensor import functions
 from ...tensor.functions import _c_type_name
@@ -17,7 +19,7 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
         return functions.matmul(input, weight.t())
     if input.ndim == 2:
         return functions.addmm(bias, input, weight.t())
-    rows = input.reshape(-1, input.shape[-1])
+    rows = input.reshape(math.prod(input.shape[:-1]), input.shape[-1])  # no -1: a 0-sized dim would leave it ambiguous
     return functions.addmm(bias, rows, weight.t()).view(*input.shape[:-1], weight.shape[0])
 
 
