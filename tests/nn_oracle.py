@@ -101,3 +101,34 @@ def same_error(case: Callable) -> None:
     theirs, ours = raised(lambda: case(torch)), raised(lambda: case(pt))
     assert theirs[0] != "ok", "PyTorch did not raise"
     assert ours == theirs
+
+
+def host(value):
+    """Either library's result as NumPy: tensors as float arrays, through lists, tuples and dicts."""
+    if isinstance(value, (torch.Tensor, pt.Tensor)):
+        return np.asarray(value.detach().tolist(), dtype=float)
+    if isinstance(value, (list, tuple)):
+        return [host(v) for v in value]
+    if isinstance(value, dict):
+        return {k: host(v) for k, v in value.items()}
+    return np.asarray(value, dtype=float) if isinstance(value, float) else value
+
+
+def _assert_same_values(ours, theirs, rtol: float, atol: float) -> None:
+    if isinstance(theirs, list):
+        assert len(ours) == len(theirs)
+        for a, b in zip(ours, theirs):
+            _assert_same_values(a, b, rtol, atol)
+    elif isinstance(theirs, dict):
+        assert list(ours) == list(theirs)
+        for key in theirs:
+            _assert_same_values(ours[key], theirs[key], rtol, atol)
+    elif isinstance(theirs, np.ndarray):
+        np.testing.assert_allclose(ours, theirs, rtol=rtol, atol=atol)
+    else:
+        assert ours == theirs
+
+
+def same_values(case: Callable, *, rtol: float, atol: float) -> None:
+    """`case(lib)` returns the same nested values (floats within tolerance, the rest equal) under both libraries."""
+    _assert_same_values(host(case(pt)), host(case(torch)), rtol, atol)

@@ -3,42 +3,15 @@ PyTorch: values, gradients of inputs and parameters, reprs and error messages. E
 of the library (`m` is torch or pjtorch) returning nested tensors/values compared through NumPy."""
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pytest
 
 torch = pytest.importorskip("torch")
-import pjtorch as pt  # noqa: E402
+from nn_oracle import same_error, same_values  # noqa: E402
 
-
-def _host(value):
-    if isinstance(value, (torch.Tensor, pt.Tensor)):
-        return np.asarray(value.detach().tolist(), dtype=float)
-    if isinstance(value, (list, tuple)):
-        return [_host(v) for v in value]
-    return np.asarray(value, dtype=float) if isinstance(value, float) else value
-
-
-def _compare(ours, theirs, rtol: float = 1e-5, atol: float = 1e-6) -> None:
-    if isinstance(theirs, list):
-        assert len(ours) == len(theirs)
-        for a, b in zip(ours, theirs):
-            _compare(a, b, rtol, atol)
-    elif isinstance(theirs, np.ndarray):
-        np.testing.assert_allclose(ours, theirs, rtol=rtol, atol=atol)
-    else:
-        assert ours == theirs
-
-
-def check(case, rtol: float = 1e-5, atol: float = 1e-6) -> None:
-    _compare(_host(case(pt)), _host(case(torch)), rtol, atol)
-
-
-def check_error(case) -> None:
-    with pytest.raises(Exception) as theirs:
-        case(torch)
-    with pytest.raises(type(theirs.value)) as ours:
-        case(pt)
-    assert str(ours.value) == str(theirs.value)
+check = functools.partial(same_values, rtol=1e-5, atol=1e-6)
 
 
 def _leaf(m, array, dtype="float64"):
@@ -78,8 +51,8 @@ def test_lbfgs_matches_torch(line_search):
 
 
 def test_lbfgs_errors_and_repr():
-    check_error(lambda m: m.optim.LBFGS([m.zeros(2, requires_grad=True)], lr=-1))
-    check_error(lambda m: m.optim.LBFGS([{"params": [m.zeros(2, requires_grad=True)]},
+    same_error(lambda m: m.optim.LBFGS([m.zeros(2, requires_grad=True)], lr=-1))
+    same_error(lambda m: m.optim.LBFGS([{"params": [m.zeros(2, requires_grad=True)]},
                                          {"params": [m.zeros(2, requires_grad=True)]}]))
     check(lambda m: repr(m.optim.LBFGS([m.zeros(2, requires_grad=True)], history_size=7)))
 
@@ -130,7 +103,7 @@ def test_embedding_bag_2d_per_sample_weights_and_module():
     lambda m: m.nn.EmbeddingBag(3, 2, padding_idx=3),
 ])
 def test_embedding_bag_errors(case):
-    check_error(case)
+    same_error(case)
 
 
 # ----- MaxUnpool --------------------------------------------------------------------------------------
@@ -159,7 +132,7 @@ def test_max_unpool(shape):
     lambda m: m.nn.functional.max_unpool2d(m.ones(1, 1, 2, 2), m.zeros(1, 1, 2, 1, dtype=m.int64), 2),
 ])
 def test_max_unpool_errors(case):
-    check_error(case)
+    same_error(case)
 
 
 # ----- CTCLoss ----------------------------------------------------------------------------------------
@@ -200,7 +173,7 @@ def test_ctc_loss_log_prob_gradient_concatenated_targets_and_module():
     lambda m: m.nn.functional.ctc_loss(m.zeros(5, 2, 3), m.ones(2, 2, dtype=m.int64), (5, 6), (2, 2)),
 ])
 def test_ctc_loss_errors(case):
-    check_error(case)
+    same_error(case)
 
 
 # ----- grid_sample / affine_grid ----------------------------------------------------------------------
@@ -246,7 +219,7 @@ def test_grid_sample(shapes, mode):
     lambda m: m.nn.functional.affine_grid(m.zeros(1, 3, 3), (1, 1, 3, 3), align_corners=False),
 ])
 def test_vision_errors(case):
-    check_error(case)
+    same_error(case)
 
 
 # ----- weight_norm ------------------------------------------------------------------------------------
@@ -269,4 +242,4 @@ def test_weight_norm(dim):
         return [names, *grads, lin.weight, sorted(name for name, _ in lin.named_parameters())]
 
     check(run)
-    check_error(lambda m: m.nn.utils.remove_weight_norm(m.nn.Linear(2, 2)))
+    same_error(lambda m: m.nn.utils.remove_weight_norm(m.nn.Linear(2, 2)))

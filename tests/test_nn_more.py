@@ -3,6 +3,7 @@ PyTorch: values, gradients of the originals, reprs, state_dict keys and error me
 of the library (`m` is torch or pjtorch) returning nested tensors/values compared through NumPy."""
 from __future__ import annotations
 
+import functools
 import warnings
 
 import numpy as np
@@ -10,37 +11,9 @@ import pytest
 
 torch = pytest.importorskip("torch")
 import pjtorch as pt  # noqa: E402
+from nn_oracle import same_error, same_values  # noqa: E402
 
-
-def _host(value):
-    if isinstance(value, (torch.Tensor, pt.Tensor)):
-        return np.asarray(value.detach().tolist(), dtype=float)
-    if isinstance(value, (list, tuple)):
-        return [_host(v) for v in value]
-    return np.asarray(value, dtype=float) if isinstance(value, float) else value
-
-
-def _compare(ours, theirs, rtol: float, atol: float) -> None:
-    if isinstance(theirs, list):
-        assert len(ours) == len(theirs)
-        for a, b in zip(ours, theirs):
-            _compare(a, b, rtol, atol)
-    elif isinstance(theirs, np.ndarray):
-        np.testing.assert_allclose(ours, theirs, rtol=rtol, atol=atol)
-    else:
-        assert ours == theirs
-
-
-def check(case, rtol: float = 1e-6, atol: float = 1e-9) -> None:
-    _compare(_host(case(pt)), _host(case(torch)), rtol, atol)
-
-
-def check_error(case) -> None:
-    with pytest.raises(Exception) as theirs:
-        case(torch)
-    with pytest.raises(type(theirs.value)) as ours:
-        case(pt)
-    assert str(ours.value) == str(theirs.value)
+check = functools.partial(same_values, rtol=1e-6, atol=1e-9)
 
 
 def _linear(m, n_in: int, n_out: int, bias: bool = True):
@@ -109,9 +82,9 @@ def test_parametrize_errors():
                 return X[:2]
         return Shrink()
 
-    check_error(lambda m: m.nn.utils.parametrize.register_parametrization(_linear(m, 3, 3), "nothing", _symmetric(m)))
-    check_error(lambda m: m.nn.utils.parametrize.register_parametrization(_linear(m, 3, 3), "weight", shrink(m)))
-    check_error(lambda m: m.nn.utils.parametrize.remove_parametrizations(_linear(m, 3, 3), "weight"))
+    same_error(lambda m: m.nn.utils.parametrize.register_parametrization(_linear(m, 3, 3), "nothing", _symmetric(m)))
+    same_error(lambda m: m.nn.utils.parametrize.register_parametrization(_linear(m, 3, 3), "weight", shrink(m)))
+    same_error(lambda m: m.nn.utils.parametrize.remove_parametrizations(_linear(m, 3, 3), "weight"))
 
 
 @pytest.mark.parametrize("dim", [0, 1, None])
@@ -149,9 +122,9 @@ def test_parametrizations_orthogonal(shape, orthogonal_map, trivialization):
 
 
 def test_orthogonal_errors():
-    check_error(lambda m: m.nn.utils.parametrizations.orthogonal(m.nn.Linear(3, 3), orthogonal_map="foo"))
-    check_error(lambda m: m.nn.utils.parametrizations.orthogonal(m.nn.Linear(3, 3), "bias"))
-    check_error(lambda m: m.nn.utils.parametrizations.orthogonal(m.nn.Linear(3, 3), "nothing"))
+    same_error(lambda m: m.nn.utils.parametrizations.orthogonal(m.nn.Linear(3, 3), orthogonal_map="foo"))
+    same_error(lambda m: m.nn.utils.parametrizations.orthogonal(m.nn.Linear(3, 3), "bias"))
+    same_error(lambda m: m.nn.utils.parametrizations.orthogonal(m.nn.Linear(3, 3), "nothing"))
 
 
 def test_parametrizations_spectral_norm():
@@ -174,10 +147,10 @@ def test_parametrizations_spectral_norm():
 
 
 def test_spectral_norm_errors():
-    check_error(lambda m: m.nn.utils.parametrizations.spectral_norm(m.nn.Linear(3, 3), dim=3))
-    check_error(lambda m: m.nn.utils.parametrizations.spectral_norm(m.nn.Linear(3, 3), n_power_iterations=0))
-    check_error(lambda m: m.nn.utils.spectral_norm(m.nn.Linear(3, 3), n_power_iterations=0))
-    check_error(lambda m: m.nn.utils.remove_spectral_norm(m.nn.Linear(3, 3)))
+    same_error(lambda m: m.nn.utils.parametrizations.spectral_norm(m.nn.Linear(3, 3), dim=3))
+    same_error(lambda m: m.nn.utils.parametrizations.spectral_norm(m.nn.Linear(3, 3), n_power_iterations=0))
+    same_error(lambda m: m.nn.utils.spectral_norm(m.nn.Linear(3, 3), n_power_iterations=0))
+    same_error(lambda m: m.nn.utils.remove_spectral_norm(m.nn.Linear(3, 3)))
 
 
 # ----- hook-based spectral_norm -----------------------------------------------------------------------
@@ -209,7 +182,7 @@ def test_hook_spectral_norm(transposed):
 
 
 def test_hook_spectral_norm_twice():
-    check_error(lambda m: m.nn.utils.spectral_norm(m.nn.utils.spectral_norm(m.nn.Linear(2, 2))))
+    same_error(lambda m: m.nn.utils.spectral_norm(m.nn.utils.spectral_norm(m.nn.Linear(2, 2))))
 
 
 # ----- lazy modules -----------------------------------------------------------------------------------
@@ -260,7 +233,7 @@ def test_get_total_norm_and_clip_grads_with_norm(norm_type):
             again = m.nn.utils.clip_grad_norm(params, 1.0, norm_type)
         return [total, again] + [p.grad for p in params]
     check(run, rtol=1e-5, atol=1e-6)
-    check_error(lambda m: m.nn.utils.get_total_norm([m.tensor([float("inf")])], error_if_nonfinite=True))
+    same_error(lambda m: m.nn.utils.get_total_norm([m.tensor([float("inf")])], error_if_nonfinite=True))
 
 
 # ----- init -------------------------------------------------------------------------------------------
@@ -281,4 +254,4 @@ def test_init_eye_dirac_and_sparse():
     for case in (lambda m: m.nn.init.orthogonal_(m.empty(3)), lambda m: m.nn.init.eye_(m.empty(3)),
                  lambda m: m.nn.init.dirac_(m.empty(3, 3)), lambda m: m.nn.init.dirac_(m.empty(3, 3, 3), groups=2),
                  lambda m: m.nn.init.sparse_(m.empty(3), 0.5)):
-        check_error(case)
+        same_error(case)

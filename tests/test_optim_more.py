@@ -4,48 +4,16 @@ messages. Each case is a function of the library (`m` is torch or pjtorch) retur
 compared through NumPy."""
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pytest
 
 torch = pytest.importorskip("torch")
 import pjtorch as pt  # noqa: E402
+from nn_oracle import same_error, same_values  # noqa: E402
 
-
-def _host(value):
-    if isinstance(value, (torch.Tensor, pt.Tensor)):
-        return np.asarray(value.detach().tolist(), dtype=float)
-    if isinstance(value, (list, tuple)):
-        return [_host(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _host(v) for k, v in value.items()}
-    return np.asarray(value, dtype=float) if isinstance(value, float) else value
-
-
-def _compare(ours, theirs, rtol: float, atol: float) -> None:
-    if isinstance(theirs, list):
-        assert len(ours) == len(theirs)
-        for a, b in zip(ours, theirs):
-            _compare(a, b, rtol, atol)
-    elif isinstance(theirs, dict):
-        assert list(ours) == list(theirs)
-        for key in theirs:
-            _compare(ours[key], theirs[key], rtol, atol)
-    elif isinstance(theirs, np.ndarray):
-        np.testing.assert_allclose(ours, theirs, rtol=rtol, atol=atol)
-    else:
-        assert ours == theirs
-
-
-def check(case, rtol: float = 1e-10, atol: float = 1e-12) -> None:
-    _compare(_host(case(pt)), _host(case(torch)), rtol, atol)
-
-
-def check_error(case) -> None:
-    with pytest.raises(Exception) as theirs:
-        case(torch)
-    with pytest.raises(type(theirs.value)) as ours:
-        case(pt)
-    assert str(ours.value) == str(theirs.value)
+check = functools.partial(same_values, rtol=1e-10, atol=1e-12)
 
 
 GEN = np.random.default_rng(0)
@@ -145,7 +113,7 @@ def test_state_dict_round_trip(name):
     lambda m: m.optim.SparseAdam([m.zeros(2, requires_grad=True), m.zeros(2, dtype=m.complex64, requires_grad=True)]),
 ])
 def test_construction_errors(case):
-    check_error(case)
+    same_error(case)
 
 
 def test_sparse_adam_rejects_dense_gradients_and_complex_adafactor():
@@ -154,14 +122,14 @@ def test_sparse_adam_rejects_dense_gradients_and_complex_adafactor():
         opt = m.optim.SparseAdam([weight])
         weight.sum().backward()
         opt.step()
-    check_error(sparse_adam)
+    same_error(sparse_adam)
 
     def complex_adafactor(m):
         weight = m.zeros(3, dtype=m.complex64, requires_grad=True)
         opt = m.optim.Adafactor([weight])
         weight.abs().sum().backward()
         opt.step()
-    check_error(complex_adafactor)
+    same_error(complex_adafactor)
     check(lambda m: [repr(m.optim.SparseAdam([m.zeros(2, requires_grad=True)], lr=0.1, maximize=True)),
                      m.optim.SparseAdam([m.zeros(2, requires_grad=True)]).state_dict()])
 
@@ -204,10 +172,10 @@ def test_averaged_model(kind):
 
 
 def test_averaged_model_errors_and_repr():
-    check_error(lambda m: m.optim.swa_utils.AveragedModel(m.nn.Linear(2, 2), avg_fn=lambda *a: a[0],
+    same_error(lambda m: m.optim.swa_utils.AveragedModel(m.nn.Linear(2, 2), avg_fn=lambda *a: a[0],
                                                          multi_avg_fn=lambda *a: None))
-    check_error(lambda m: m.optim.swa_utils.get_ema_multi_avg_fn(1.5))
-    check_error(lambda m: m.optim.swa_utils.get_ema_avg_fn(-0.1))
+    same_error(lambda m: m.optim.swa_utils.get_ema_multi_avg_fn(1.5))
+    same_error(lambda m: m.optim.swa_utils.get_ema_avg_fn(-0.1))
     check(lambda m: repr(m.optim.swa_utils.AveragedModel(m.nn.Linear(2, 2))))
 
 
@@ -247,7 +215,7 @@ def test_swalr(strategy, epochs):
     lambda m: m.optim.swa_utils.SWALR(m.optim.SGD([m.zeros(1, requires_grad=True)]), [0.1, 0.2]),
 ])
 def test_swalr_errors(case):
-    check_error(case)
+    same_error(case)
 
 
 # ----- gumbel_softmax and adaptive max pooling --------------------------------------------------------
@@ -304,4 +272,4 @@ def test_adaptive_max_pool3d(shape, size):
     lambda m: m.nn.functional.adaptive_max_pool3d(m.zeros(2, 3, 4, 5, dtype=m.long), 2),
 ])
 def test_adaptive_max_pool3d_errors(case):
-    check_error(case)
+    same_error(case)
