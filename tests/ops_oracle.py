@@ -214,3 +214,26 @@ def host_values(t) -> np.ndarray:
     if str(t.dtype) == "torch.bfloat16":
         t = t.float()
     return np.asarray(t.cpu().numpy())
+
+
+def described(result):
+    """A result as comparable leaves: tensors, plus each container's kind and each tensor's autograd state."""
+    if isinstance(result, (tuple, list)):
+        parts = [described(r) for r in result]
+        return (f"{type(result).__name__}[{len(result)}]",) + tuple(p for part in parts for p in part)
+    if isinstance(result, dict):
+        return (f"dict{sorted(result)}",) + described(tuple(result[k] for k in sorted(result)))
+    if hasattr(result, "requires_grad"):
+        return (result, f"requires_grad={result.requires_grad} grad_fn={result.grad_fn is not None}")
+    return (result,)
+
+
+def same_as_torch(cases: dict, *, expected_values: int) -> None:
+    """Each case (a function of the library) returns what PyTorch returns, or raises as it does; exactly
+    `expected_values` of them return."""
+    tally = Tally()
+    for label, fn in cases.items():
+        tally.check(label, lambda lib, fn=fn: described(fn(lib)), lambda lib: (), message=True, rtol=1e-9,
+                    atol=1e-9)
+    tally.assert_clean(len(cases), values_at_least=expected_values)
+    assert tally.raised == len(cases) - expected_values, f"{tally.raised} raised"

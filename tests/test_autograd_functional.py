@@ -7,30 +7,11 @@ import warnings
 import numpy as np
 import pytest
 
-from ops_oracle import Tally, torch
+from ops_oracle import same_as_torch, torch
 import pjtorch as pt
 
 X = np.array([0.5, -1.25, 2.0])
 Y = np.array([[1.5, -0.5], [0.25, 3.0]])
-
-
-def described(result):
-    """A result as comparable leaves: tensors, plus each container's kind and each tensor's autograd state."""
-    if isinstance(result, (tuple, list)):
-        parts = [described(r) for r in result]
-        return (f"{type(result).__name__}[{len(result)}]",) + tuple(p for part in parts for p in part)
-    if hasattr(result, "requires_grad"):
-        return (result, f"requires_grad={result.requires_grad} grad_fn={result.grad_fn is not None}")
-    return (result,)
-
-
-def same_as_torch(cases: dict, *, expected_values: int) -> None:
-    tally = Tally()
-    for label, fn in cases.items():
-        tally.check(label, lambda lib, fn=fn: described(fn(lib)), lambda lib: (), message=True, rtol=1e-9,
-                    atol=1e-9)
-    tally.assert_clean(len(cases), values_at_least=expected_values)
-    assert tally.raised == len(cases) - expected_values, f"{tally.raised} raised"
 
 
 def inputs(lib, requires_grad: bool = False):
