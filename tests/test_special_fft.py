@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 torch = pytest.importorskip("torch")
 import pjtorch as pt  # noqa: E402
+from nn_oracle import same_error as same_error_for  # noqa: E402
 
 TOL = {"float32": (2e-5, 2e-5), "float64": (1e-10, 1e-10), "complex64": (2e-5, 2e-5), "complex128": (1e-10, 1e-10)}
 FLOATS = ("float32", "float64")
@@ -86,16 +87,8 @@ def check(fn, *arrays, grad=True, rtol=None, atol=None, backward=True):
 
 
 def same_error(fn, *arrays):
-    """Both libraries raise the same exception type with the same message."""
-    caught = []
-    for lib in (torch, pt):
-        tensors = [lib.tensor(x) for x in arrays]
-        with pytest.raises(Exception) as info:
-            fn(lib, *tensors)
-        caught.append(info.value)
-    theirs, ours = caught
-    assert type(ours).__name__ == type(theirs).__name__, (ours, theirs)
-    assert str(ours) == str(theirs)
+    """Both libraries raise the same exception type with the same message for `fn(lib, *tensors of arrays)`."""
+    same_error_for(lambda lib: fn(lib, *[lib.tensor(x) for x in arrays]))
 
 
 # ----- torch.fft: one dimension -----------------------------------------------------------------------------
