@@ -11,6 +11,7 @@ from .. import functional as F
 from ..modules.module import Module
 from ..parameter import Parameter
 from .parametrizations import spectral_dim
+from .weight_norm import remove_recomputing_hook
 
 __all__ = ["SpectralNorm", "remove_spectral_norm", "spectral_norm"]
 
@@ -82,9 +83,4 @@ def spectral_norm(module: Module, name: str = "weight", n_power_iterations: int 
 
 
 def remove_spectral_norm(module: Module, name: str = "weight") -> Module:
-    for key, hook in module._forward_pre_hooks.items():
-        if isinstance(hook, SpectralNorm) and hook.name == name:
-            hook.remove(module)
-            del module._forward_pre_hooks[key]
-            return module
-    raise ValueError(f"spectral_norm of '{name}' not found in {module}")
+    return remove_recomputing_hook(module, name, SpectralNorm, "spectral_norm")

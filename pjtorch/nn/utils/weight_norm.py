@@ -62,9 +62,15 @@ def weight_norm(module: Module, name: str = "weight", dim: int | None = 0) -> Mo
 
 
 def remove_weight_norm(module: Module, name: str = "weight") -> Module:
+    return remove_recomputing_hook(module, name, WeightNorm, "weight_norm")
+
+
+def remove_recomputing_hook(module: Module, name: str, kind: type, label: str) -> Module:
+    """Undoes a hook-based reparametrization (weight_norm, spectral_norm): the `kind` forward pre-hook recomputing
+    `name` restores a plain parameter and goes; PyTorch's ValueError where there is none."""
     for key, hook in module._forward_pre_hooks.items():
-        if isinstance(hook, WeightNorm) and hook.name == name:
+        if isinstance(hook, kind) and hook.name == name:
             hook.remove(module)
             del module._forward_pre_hooks[key]
             return module
-    raise ValueError(f"weight_norm of '{name}' not found in {module}")
+    raise ValueError(f"{label} of '{name}' not found in {module}")
