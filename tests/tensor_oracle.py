@@ -6,7 +6,11 @@ and, on request, strides and storage offset) or, where PyTorch raises, the excep
 """
 from __future__ import annotations
 
+import contextlib
+import io
 import re
+import textwrap
+import warnings
 from typing import Callable
 
 import numpy as np
@@ -96,3 +100,22 @@ def raises_like_torch(call: Case, *, message: bool = True) -> None:
         call(torch)
     with pytest.raises(type(theirs.value), match=f"^{re.escape(str(theirs.value))}$" if message else None):
         call(pjtorch)
+
+
+def _printed(lib, program: str) -> str:
+    """What `program` prints with `torch` bound to `lib`, its warnings listed after (object addresses elided)."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        exec(textwrap.dedent(program), {"torch": lib, "__name__": "__main__"})
+    for w in caught:
+        print("warning:", w.category.__name__, str(w.message)[:60], file=out)
+    return re.sub(r" object at 0x[0-9a-f]+", "", out.getvalue())
+
+
+def same_output(program: str) -> None:
+    """`program` prints the same under torch and pjtorch; `tr(f)` in it prints f()'s value or its error. It must
+    reach the library only through the name `torch` (an import statement would find real torch)."""
+    program = "def tr(f):\n    try:\n        print('ok', f())\n    except Exception as e:\n" \
+              "        print(type(e).__name__, e)\n" + textwrap.dedent(program)
+    assert _printed(pjtorch, program) == _printed(reference(), program)

@@ -2,39 +2,15 @@
 pjtorch: what they print (grad_fn names, collated batches, scheduler warnings, errors) must be the same."""
 from __future__ import annotations
 
-import contextlib
-import io
-import re
-import textwrap
-import warnings
-
 import pytest
 
 torch = pytest.importorskip("torch")
-
-import pjtorch as pt  # noqa: E402
-
-
-def _printed(lib, program: str) -> str:
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out), warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        exec(textwrap.dedent(program), {"torch": lib, "__name__": "__main__"})
-    for w in caught:
-        print("warning:", w.category.__name__, str(w.message)[:60], file=out)
-    return re.sub(r" object at 0x[0-9a-f]+", "", out.getvalue())
-
-
-def _same_output(program: str) -> None:
-    """`program` reaches the library only through the name `torch` (an import statement would find real torch)."""
-    program = "def tr(f):\n    try:\n        print('ok', f())\n    except Exception as e:\n" \
-              "        print(type(e).__name__, e)\n" + textwrap.dedent(program)
-    assert _printed(pt, program) == _printed(torch, program)
+from tensor_oracle import same_output  # noqa: E402
 
 
 def test_sequential_lr_switch_does_not_warn():
     """SequentialLR restarts the next scheduler without step(epoch)'s deprecation warning."""
-    _same_output("""
+    same_output("""
         opt = torch.optim.SGD([torch.nn.Parameter(torch.ones(1))], lr=0.1)
         s1 = torch.optim.lr_scheduler.LinearLR(opt, start_factor=0.1, total_iters=3)
         s2 = torch.optim.lr_scheduler.ExponentialLR(opt, gamma=0.9)
@@ -48,7 +24,7 @@ def test_sequential_lr_switch_does_not_warn():
 
 def test_packed_sequence_grad_fns():
     """pad_sequence writes into a filled tensor (CopySlices), packing is one op, unsorting comes last."""
-    _same_output("""
+    same_output("""
         rnn_utils = torch.nn.utils.rnn
         pad_sequence, pack_padded_sequence = rnn_utils.pad_sequence, rnn_utils.pack_padded_sequence
         pad_packed_sequence, pack_sequence = rnn_utils.pad_packed_sequence, rnn_utils.pack_sequence
@@ -71,7 +47,7 @@ def test_packed_sequence_grad_fns():
 
 
 def test_collate_keeps_string_columns_as_tuples():
-    _same_output("""
+    same_output("""
         DataLoader = torch.utils.data.DataLoader
         from collections import namedtuple
         P = namedtuple('P', 'x name')
@@ -84,7 +60,7 @@ def test_collate_keeps_string_columns_as_tuples():
 
 
 def test_get_parameter_and_get_buffer():
-    _same_output("""
+    same_output("""
         m = torch.nn.Sequential(torch.nn.Linear(2, 2), torch.nn.BatchNorm1d(2))
         print(m.get_parameter('0.bias').shape, m.get_buffer('1.running_var'))
         for t in ('1.num_batches_tracked', '0', '0.nope', '1.weight', '5.weight', ''):
@@ -95,7 +71,7 @@ def test_get_parameter_and_get_buffer():
 
 def test_embedding_bag_grad_fn_and_gradients():
     """The bag reduction is one op (EmbeddingBagBackward0); max sends each gradient to the first maximum."""
-    _same_output("""
+    same_output("""
         F = torch.nn.functional
         w = torch.tensor([[1., 2.], [1., 0.], [3., -1.], [0., 5.]], requires_grad=True)
         inp = torch.tensor([0, 1, 1, 2, 3, 0])

@@ -2,35 +2,15 @@
 what they print, values, errors and all, must be the same."""
 from __future__ import annotations
 
-import contextlib
-import io
-import textwrap
-import warnings
-
 import pytest
 
 torch = pytest.importorskip("torch")
-
-import pjtorch as pt  # noqa: E402
-
-
-def _printed(lib, program: str) -> str:
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out), warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        exec(textwrap.dedent(program), {"torch": lib, "__name__": "__main__"})
-    return out.getvalue()
-
-
-def _same_output(program: str) -> None:
-    program = "def tr(f):\n    try:\n        print('ok', f())\n    except Exception as e:\n" \
-              "        print(type(e).__name__, e)\n" + textwrap.dedent(program)
-    assert _printed(pt, program) == _printed(torch, program)
+from tensor_oracle import same_output  # noqa: E402
 
 
 def test_out_argument_tensors_tutorial():
     """The Tensors tutorial writes `torch.matmul(tensor, tensor.T, out=y3)` and `torch.mul(..., out=z3)`."""
-    _same_output("""
+    same_output("""
         tensor = torch.ones(4, 4)
         tensor[:, 1] = 0
         y3 = torch.zeros(4, 4)
@@ -63,7 +43,7 @@ def test_out_argument_tensors_tutorial():
 
 
 def test_numpy_style_axis_and_keepdims():
-    _same_output("""
+    same_output("""
         x = torch.arange(1., 7.).reshape(2, 3)
         print(x.sum(axis=0), x.mean(axis=1, keepdims=True), x.max(axis=1), x.argmax(axis=1))
         print(torch.sum(x, axis=1, keepdims=True), torch.std(x, axis=0), torch.cat([x, x], axis=1).shape)
@@ -73,7 +53,7 @@ def test_numpy_style_axis_and_keepdims():
 
 
 def test_index_add_copy_fill_check_their_indices():
-    _same_output("""
+    same_output("""
         for i in ([4], [-4], [-1], [1, 1]):
             idx = torch.tensor(i)
             tr(lambda: torch.zeros(3).index_fill_(0, idx, 1))
@@ -95,7 +75,7 @@ def test_index_add_copy_fill_check_their_indices():
 
 
 def test_joining_a_tensor_instead_of_a_sequence_and_permute_length():
-    _same_output("""
+    same_output("""
         for name in ("cat", "stack", "hstack", "vstack", "dstack", "column_stack"):
             tr(lambda: getattr(torch, name)(torch.zeros(2, 2)))
         tr(lambda: torch.zeros(2, 3).permute(0, 1, 2))
@@ -107,7 +87,7 @@ def test_joining_a_tensor_instead_of_a_sequence_and_permute_length():
 
 def test_function_with_setup_context():
     """PyTorch 2's style of custom Function: forward takes no ctx, setup_context saves for backward."""
-    _same_output("""
+    same_output("""
         class Square(torch.autograd.Function):
             @staticmethod
             def forward(x, k):
@@ -134,7 +114,7 @@ def test_function_with_setup_context():
 
 
 def test_storage_nbytes_and_resize_version():
-    _same_output("""
+    same_output("""
         x = torch.arange(12.).reshape(3, 4)
         print(x.untyped_storage().nbytes(), x[1:].untyped_storage().nbytes(), x.long().untyped_storage().nbytes())
         r = torch.arange(6.)
@@ -143,7 +123,7 @@ def test_storage_nbytes_and_resize_version():
 
 
 def test_unsupported_device_messages():
-    _same_output("""
+    same_output("""
         tr(lambda: torch.ones(2).to("mps"))
         tr(lambda: torch.ones(2).to("xpu"))
     """)
