@@ -431,7 +431,7 @@ def accumulate_into_leaf(leaf: Tensor, g, create_graph: bool) -> None:
     if g.dtype != leaf.dtype.jax:
         g = g.astype(leaf.dtype.jax)
     if leaf._grad is None:
-        leaf._grad = Tensor._wrap(g, leaf.device)
+        leaf._grad = fused.new_leaf_grad(leaf, g)
     else:
         current = leaf._grad
         current._assign(_ADD(current._value(), g))

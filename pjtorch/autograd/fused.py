@@ -12,9 +12,10 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from .. import dispatch
 from ..ops import deferred
 from ..ops.registry import TRACE_COUNTS
-from ..tensor import dtypes
+from ..tensor import dtypes, factories
 from ..tensor.tensor import Tensor
 from .graph import AccumulateGrad, Edge, OpNode, fill_holes, split_holes
 
@@ -85,7 +86,7 @@ def run(order: list, roots: list, seeds: list, retain_graph: bool, capture, accu
         computed[i].fill(value)
     for leaf, old, g in zip(leaves, existing, new_grads):
         if old is None:
-            leaf._grad = Tensor._wrap_typed(g, leaf._storage.device, leaf._storage.dtype)
+            leaf._grad = new_leaf_grad(leaf, g)
         else:
             leaf._grad._assign(g)
     if not retain_graph:
@@ -98,6 +99,16 @@ def run(order: list, roots: list, seeds: list, retain_graph: bool, capture, accu
             for slot in slots:
                 found[slot] = Tensor._wrap(g, None)
     return found
+
+
+def new_leaf_grad(leaf: Tensor, g) -> Tensor:
+    """A leaf's first gradient, laid out as the leaf is where that layout is dense (PyTorch's gradient layout
+    contract: the grad of a transposed leaf is transposed too), else contiguous."""
+    grad = Tensor._wrap_typed(g, leaf._storage.device, leaf._storage.dtype)
+    stride = leaf._stride
+    if stride == grad._stride or 0 in leaf._shape or not factories.is_dense(leaf._shape, stride):
+        return grad
+    return dispatch.laid_out(grad, stride)
 
 
 def _capture_spec(capture, position: dict):

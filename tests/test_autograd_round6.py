@@ -1,0 +1,51 @@
+"""Autograd details compared with PyTorch: the layout of a leaf's first gradient."""
+import pytest
+
+from tensor_oracle import same
+
+# Leaves of several layouts: dense but not row-major (transposed, permuted, a size-1 dim with an odd stride)
+# keep theirs in .grad; overlapping or gappy ones (expanded, stepped) get a contiguous .grad.
+LEAVES = {
+    "transposed": lambda m: m.arange(12.).view(3, 4).t(),
+    "permuted": lambda m: m.arange(24.).view(2, 3, 4).permute(2, 0, 1),
+    "size_one_dim": lambda m: m.arange(6.).view(3, 2).t()[:1],
+    "stepped": lambda m: m.arange(12.).view(3, 4)[:, ::2],
+    "expanded": lambda m: m.arange(3.).view(3, 1).expand(3, 4),
+    "contiguous": lambda m: m.arange(6.).view(2, 3),
+}
+
+# The first backward of a structure runs one node at a time; its later ones run the fused replay.
+BACKWARDS = {
+    "first": 1,
+    "fused": 3,
+}
+
+
+@pytest.mark.parametrize("leaf", LEAVES)
+@pytest.mark.parametrize("repeats", BACKWARDS.values(), ids=BACKWARDS.keys())
+def test_a_leafs_first_grad_is_laid_out_as_pytorch_lays_it_out(leaf, repeats):
+    def case(m):
+        for _ in range(repeats):
+            x = LEAVES[leaf](m).detach().requires_grad_()
+            (x.exp() * 2).sum().backward()
+        return x.grad
+
+    same(case, layout=True)
+
+
+@pytest.mark.parametrize("leaf", ["transposed", "permuted"])
+def test_grad_layout_through_a_hook_and_after_accumulation(leaf):
+    def hooked(m):
+        x = LEAVES[leaf](m).detach().requires_grad_()
+        x.register_hook(lambda g: g * 3)
+        (x * x).sum().backward()
+        return x.grad
+
+    def accumulated(m):
+        x = LEAVES[leaf](m).detach().requires_grad_()
+        for _ in range(2):
+            (x * x).sum().backward()
+        return x.grad
+
+    same(hooked, layout=True)
+    same(accumulated, layout=True)
