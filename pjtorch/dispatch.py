@@ -7,6 +7,7 @@ its Storage, bump the version, and rebase the target's history.
 """
 from __future__ import annotations
 
+import functools
 import weakref
 from typing import Sequence
 
@@ -14,8 +15,8 @@ import jax
 import numpy as np
 
 from .autograd import grad_mode
-from .autograd.graph import (AccumulateGrad, CopySlices, Edge, SavedVersion, forward_name, holes_of, node_class,
-                             punch_holes, saved_for_backward)
+from .autograd.graph import (AccumulateGrad, CopySlices, Edge, NoDerivative, SavedVersion, forward_name, holes_of,
+                             node_class, punch_holes, saved_for_backward)
 from .ops import deferred, pointwise, strided
 from .ops.registry import Op, SAVES_INPUTS, SAVES_NOTHING
 from .tensor import dtypes
@@ -366,6 +367,22 @@ def record(kernel, inputs: Sequence, arrays: Sequence, outputs: Sequence[Tensor]
         if out._storage.dtype.category >= dtypes.FLOATING:
             out._grad_fn = node
             out._output_nr = nr
+
+
+def record_without_derivative(op_name: str, grad_name: str, input: Tensor, output: Tensor) -> None:
+    """Gives `output` the grad_fn PyTorch gives a result it declares no derivative for (unique's Unique2Backward0):
+    the graph prints as PyTorch's, and backward through it raises PyTorch's NotImplementedError."""
+    if not grad_mode.STATE.enabled or (input._grad_fn is None and not input._requires_grad):
+        return
+    kernel = _underived_op(op_name, grad_name).kernel()
+    out_meta = ((output._shape, output._storage.dtype.jax),)
+    output._grad_fn = node_class(grad_name, NoDerivative)(kernel, (edge_of(input),), (), (), out_meta)
+    output._output_nr = 0
+
+
+@functools.lru_cache(maxsize=None)
+def _underived_op(op_name: str, grad_name: str) -> Op:
+    return Op(op_name, lambda x: x, grad_name=grad_name, saves=SAVES_NOTHING, promote="none")
 
 
 _INFERENCE_SAVED = ("Inference tensors cannot be saved for backward. Please do not use Tensors created in inference mode "

@@ -1,7 +1,8 @@
-"""Autograd details compared with PyTorch: the layout of a leaf's first gradient."""
+"""Autograd details compared with PyTorch: the layout of a leaf's first gradient, and nodes without a
+derivative."""
 import pytest
 
-from tensor_oracle import same
+from tensor_oracle import same, same_output
 
 # Leaves of several layouts: dense but not row-major (transposed, permuted, a size-1 dim with an odd stride)
 # keep theirs in .grad; overlapping or gappy ones (expanded, stepped) get a contiguous .grad.
@@ -49,3 +50,12 @@ def test_grad_layout_through_a_hook_and_after_accumulation(leaf):
 
     same(hooked, layout=True)
     same(accumulated, layout=True)
+
+
+def test_an_op_without_a_derivative_refuses_under_create_graph_too():
+    same_output("""
+        x = torch.tensor([5., 7.], requires_grad=True)
+        y = torch.floor_divide(x, 2.)
+        tr(lambda: torch.autograd.grad(y.sum(), x, create_graph=True))
+        tr(lambda: torch.autograd.grad(y.sum(), x))
+    """)

@@ -393,8 +393,20 @@ class Underivable(OpNode):
     def name(self) -> str:
         return "torch::autograd::NotImplemented"
 
-    def pullback(self, saved: tuple, cotangents: tuple) -> tuple:
+    def check_saved(self) -> tuple:
+        """Refuses before any gradient is computed, with create_graph or without."""
         raise RuntimeError(f"derivative for aten::{self.kernel.op.name} is not implemented")
+
+
+class NoDerivative(OpNode):
+    """A node PyTorch names (`Unique2Backward0`) but declares no derivative for: backward through it raises
+    PyTorch's NotImplementedError."""
+
+    __slots__ = ()
+    fusable = False
+
+    def check_saved(self) -> tuple:
+        raise NotImplementedError(f"the derivative for '{self.kernel.op.name}' is not implemented.")
 
 
 @functools.lru_cache(maxsize=None)
