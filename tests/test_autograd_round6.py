@@ -1,5 +1,5 @@
-"""Autograd details compared with PyTorch: the layout of a leaf's first gradient, and nodes without a
-derivative."""
+"""Autograd details compared with PyTorch: the layout of a leaf's first gradient, nodes without a derivative,
+and gradients computed from results."""
 import pytest
 
 from tensor_oracle import same, same_output
@@ -59,3 +59,28 @@ def test_an_op_without_a_derivative_refuses_under_create_graph_too():
         tr(lambda: torch.autograd.grad(y.sum(), x, create_graph=True))
         tr(lambda: torch.autograd.grad(y.sum(), x))
     """)
+
+
+@pytest.mark.parametrize("op", ["tanh", "exp", "expm1", "sigmoid"])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_gradients_from_the_result_round_as_pytorchs(op, dtype):
+    """PyTorch differentiates these from their result (tanh: grad * (1 - y*y)), so where y rounds to 1 the
+    gradient is exactly 0 (float64 arithmetic would leave 1e-12), and elsewhere it is within an ulp."""
+    import numpy as np
+    import pjtorch
+
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(0)
+    values = np.concatenate([rng.normal(0, 4, 200), [-30., -9.5, 0., 8.7, 30.]])
+    cotangent = rng.normal(0, 2, values.shape)
+    grads = []
+    for lib in (torch, pjtorch):
+        x = lib.tensor(values, dtype=getattr(lib, dtype), requires_grad=True)
+        y = getattr(lib, op)(x)
+        first, = lib.autograd.grad(y, x, lib.tensor(cotangent, dtype=x.dtype), create_graph=True)
+        second, = lib.autograd.grad(first.sum(), x)
+        grads.append((np.array(first.tolist()), np.array(second.tolist())))
+    # The forward values themselves may differ by an ulp, which 1 - y*y's cancellation magnifies in float64 (where
+    # XLA's tanh is not rounded from a wider type); zeros must be exact.
+    np.testing.assert_allclose(grads[1][0], grads[0][0], rtol=2.5e-7 if dtype == "float32" else 1e-7, atol=0)
+    np.testing.assert_allclose(grads[1][1], grads[0][1], rtol=1e-5, atol=0)

@@ -111,20 +111,40 @@ def _opmath(fn):
     return run
 
 
-def _via_float64(fn):
+def _via_float64(fn, tangent_of=None):
     """Evaluates float32 in float64 and rounds: XLA's float32 exp/log/tanh/expm1 differ from PyTorch's in
-    ~10-50% of values by an ulp, enough to change printed digits; rounding from float64 agrees ~99%."""
+    ~10-50% of values by an ulp, enough to change printed digits; rounding from float64 agrees ~99%.
+    `tangent_of`, where given, keeps the gradient in float32 as PyTorch's is (see `_from_result`): tanh's 1 - y*y
+    is exactly 0 where y rounds to 1, not float64's 1e-12."""
+    def rounded(x):
+        return fn(x.astype(jnp.float64)).astype(jnp.float32)
+
+    direct = fn
+    if tangent_of is not None:
+        rounded, direct = _from_result(rounded, tangent_of), _from_result(fn, tangent_of)
+
     def run(x):
-        if x.dtype == jnp.float32:
-            return fn(x.astype(jnp.float64)).astype(jnp.float32)
-        return fn(x)
+        return rounded(x) if x.dtype == jnp.float32 else direct(x)
     return run
+
+
+def _from_result(fn, tangent_of):
+    """`fn` differentiated by PyTorch's backward formula from its result: `tangent_of(t, y)` is the jvp, written
+    with the factors in the reverse of PyTorch's order (transposing reverses them), so gradients round as its do."""
+    fn = jax.custom_jvp(fn)
+
+    def jvp(primals, tangents):
+        y = fn(primals[0])
+        return y, tangent_of(tangents[0], y)
+
+    fn.defjvp(jvp)
+    return fn
 
 
 def _exp(x):
     """exp; for complex, C99's cexp at infinite real parts (XLA's exp(re) * cis(im) gives NaN there)."""
     if kind(x.dtype) != "c":
-        return _via_float64(jnp.exp)(x)
+        return _via_float64(jnp.exp, lambda t, y: t * y)(x)
     re, im = jnp.real(x), jnp.imag(x)
     odd = jnp.isinf(re) & ~jnp.isfinite(im)
     zero = jnp.zeros((), re.dtype)
@@ -383,7 +403,7 @@ _FLOAT_UNARY = {
     "rsqrt": (_rsqrt, {"saves": SAVES_RESULT}),
     "exp": (_exp, {"saves": SAVES_RESULT}),
     "exp2": (jnp.exp2, {"saves": SAVES_RESULT}),
-    "expm1": (_via_float64(jnp.expm1), {"saves": SAVES_RESULT}),
+    "expm1": (_via_float64(jnp.expm1, lambda t, y: t * (y + 1)), {"saves": SAVES_RESULT}),
     "log": (_log, {}),
     "log2": (jnp.log2, {}),
     "log10": (jnp.log10, {}),
@@ -396,11 +416,11 @@ _FLOAT_UNARY = {
     "atan": (jnp.arctan, {}),
     "sinh": (jnp.sinh, {}),
     "cosh": (jnp.cosh, {}),
-    "tanh": (_via_float64(jnp.tanh), {"saves": SAVES_RESULT}),
+    "tanh": (_via_float64(jnp.tanh, lambda t, y: t * (1 - y * y)), {"saves": SAVES_RESULT}),
     "asinh": (jnp.arcsinh, {}),
     "acosh": (jnp.arccosh, {}),
     "atanh": (jnp.arctanh, {}),
-    "sigmoid": (jax.nn.sigmoid, {"saves": SAVES_RESULT}),
+    "sigmoid": (_from_result(jax.nn.sigmoid, lambda t, y: t * y * (1 - y)), {"saves": SAVES_RESULT}),
     "erf": (special.erf, {"accepts": REAL, "kernel": "erf_vml_cpu"}),
     "erfc": (special.erfc, {"accepts": REAL, "kernel": "erfc_vml_cpu"}),
     "erfinv": (special.erfinv, {"accepts": REAL, "kernel": "erfinv_vml_cpu"}),
