@@ -14,7 +14,7 @@ from typing import Sequence
 import jax
 import numpy as np
 
-from .autograd import grad_mode
+from .autograd import grad_mode, saved_hooks
 from .autograd.graph import (AccumulateGrad, CopySlices, Edge, NoDerivative, SavedVersion, forward_name, holes_of,
                              node_class, punch_holes, saved_for_backward)
 from .ops import deferred, pointwise, strided
@@ -367,6 +367,8 @@ def record(kernel, inputs: Sequence, arrays: Sequence, outputs: Sequence[Tensor]
         if out._storage.dtype.category >= dtypes.FLOATING:
             out._grad_fn = node
             out._output_nr = nr
+    if saved_hooks.STATE.hooks:
+        saved_hooks.remember(node, saved_hooks.pack(_tensors_saved(node, inputs, outputs)))
 
 
 def record_without_derivative(op_name: str, grad_name: str, input: Tensor, output: Tensor) -> None:
@@ -388,6 +390,22 @@ def _underived_op(op_name: str, grad_name: str) -> Op:
 _INFERENCE_SAVED = ("Inference tensors cannot be saved for backward. Please do not use Tensors created in inference mode "
                     "in computation tracked by autograd. To work around this, you can make a clone to get a normal "
                     "tensor and use it in autograd, or use `torch.no_grad()` instead of `torch.inference_mode()`.")
+
+
+def _tensors_saved(node, inputs: Sequence, outputs: Sequence[Tensor]) -> list:
+    """The (input position or None, tensor) pairs PyTorch would save for this node, in its order: the tensor inputs
+    its backward reads where the op saves inputs (by PyTorch's names of them), then its results where it saves
+    them."""
+    op = node.kernel.op
+    saved = []
+    if "result" not in op.saves or "inputs" in op.saves:
+        reads = node.primals_read()
+        saved = [(p, x) for p, x in enumerate(inputs) if isinstance(x, Tensor) and reads[p]]
+        names = op.input_names
+        saved.sort(key=lambda pair: (0, names[pair[0]]) if pair[0] < len(names) else (1, pair[0]))
+    if "result" in op.saves:
+        saved += [(None, out) for out in outputs if out._grad_fn is node]
+    return saved
 
 
 def _refuse_saved_inference_tensors(node, positions: list) -> None:

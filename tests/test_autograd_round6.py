@@ -1,5 +1,5 @@
 """Autograd details compared with PyTorch: the layout of a leaf's first gradient, nodes without a derivative,
-and gradients computed from results."""
+gradients computed from results, and saved-tensor hooks."""
 import pytest
 
 from tensor_oracle import same, same_output
@@ -84,3 +84,85 @@ def test_gradients_from_the_result_round_as_pytorchs(op, dtype):
     # XLA's tanh is not rounded from a wider type); zeros must be exact.
     np.testing.assert_allclose(grads[1][0], grads[0][0], rtol=2.5e-7 if dtype == "float32" else 1e-7, atol=0)
     np.testing.assert_allclose(grads[1][1], grads[0][1], rtol=1e-5, atol=0)
+
+
+def test_saved_tensor_hooks_pack_and_unpack_as_pytorchs():
+    same_output("""
+        def pack_hook(x):
+            print("Packing", x)
+            return x
+
+        def unpack_hook(x):
+            print("Unpacking", x)
+            return x
+
+        a = torch.ones(5, requires_grad=True)
+        b = torch.ones(5, requires_grad=True) * 2
+        c = torch.ones(2)
+        with torch.autograd.graph.saved_tensors_hooks(pack_hook, unpack_hook):
+            y = a * b          # PyTorch saves `other` before `self`
+            d = a[:2] * c      # only what the gradient of a needs
+            e = a.exp()        # its result
+            f = b.sin()        # its input
+            g = a @ b          # self, then tensor
+            h = torch.ones(2, 3).mm(b[:3].view(3, 1))  # mat2 (b) only
+            k = a + b          # nothing
+            m = c * c          # nothing: no grad
+        (y.sum() + d.sum() + e.sum() + f.sum() + g + h.sum() + k.sum()).backward()
+        print(a.grad, b.grad)
+        with torch.autograd.graph.saved_tensors_hooks(lambda t: t * 10, lambda t: t):
+            z = a * a          # the unpacked values are what backward uses
+        a.grad = None
+        z.sum().backward()
+        print(a.grad)
+    """)
+
+
+def test_saved_tensor_hooks_nest_disable_and_reach_custom_functions():
+    same_output("""
+        class Square(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, t, k):
+                ctx.save_for_backward(t, None)
+                ctx.k = k
+                return t * t * k
+
+            @staticmethod
+            def backward(ctx, g):
+                t, none = ctx.saved_tensors
+                print("saved", t, none)
+                return 2 * t * g * ctx.k, None
+
+        p = torch.tensor([1., 2.], requires_grad=True)
+        with torch.autograd.graph.saved_tensors_hooks(lambda t: t * 10, lambda t: t + 1):
+            s = Square.apply(p, 3.)
+        s.sum().backward()
+        print(p.grad)
+        q = torch.tensor([1., 2.], requires_grad=True)
+        with torch.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: 5):
+            r = (q * q).sum()
+        tr(lambda: r.backward())
+        with torch.autograd.graph.disable_saved_tensors_hooks("no hooks here"):
+            tr(lambda: torch.autograd.graph.saved_tensors_hooks(print, print).__enter__())
+        with torch.autograd.graph.saved_tensors_hooks(lambda t: ("outer", t), lambda t: (print(t[0]), t[1])[1]):
+            with torch.autograd.graph.saved_tensors_hooks(lambda t: ("inner", t), lambda t: (print(t[0]), t[1])[1]):
+                z = q.sin()
+            w = q.cos()
+        (z + w).sum().backward(retain_graph=True)
+        (z + w).sum().backward()
+        tr(lambda: (z + w).sum().backward())
+        print(q.grad)
+        m = torch.tensor([1., 2.], requires_grad=True)
+        with torch.autograd.graph.save_on_cpu():
+            v = (m * m).exp().sum()
+        v.backward()
+        print(m.grad)
+        lin = torch.nn.Linear(3, 2)
+        with torch.no_grad():
+            lin.weight.copy_(torch.arange(6.).view(2, 3))
+            lin.bias.fill_(0.5)
+        with torch.autograd.graph.saved_tensors_hooks(lambda t: (print("pack", tuple(t.shape)), t)[1], lambda t: t):
+            out = torch.tanh(lin(torch.arange(6.).view(2, 3))).sum()
+        out.backward()
+        print(lin.weight.grad)
+    """)

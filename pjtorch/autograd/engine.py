@@ -18,7 +18,7 @@ from .. import dispatch
 from ..ops.registry import Op, SAVES_NOTHING
 from ..tensor import factories
 from ..tensor.tensor import Tensor
-from . import anomaly_mode, fused, grad_mode
+from . import anomaly_mode, fused, grad_mode, saved_hooks
 from .graph import (SERIAL_OF, AccumulateGrad, Edge, Hole, Node, OpNode, is_float, primals_differentiated,
                     primals_read, vjp_of)
 
@@ -249,6 +249,7 @@ def _run_stepwise(order, roots, seeds, retain_graph, create_graph, capture, accu
                 _add_into(pending, edge, g)
         if not retain_graph:
             node.release()
+            saved_hooks.forget(node)
     return captured
 
 
@@ -325,7 +326,7 @@ def _internal(t, create_graph: bool):
 def _apply_node(node: Node, grads_out: list, create_graph: bool) -> tuple:
     if not isinstance(node, OpNode):
         return node.apply(grads_out, create_graph)
-    saved = node.check_saved()
+    saved = saved_hooks.unpacked_arrays(node, node.check_saved())
     if create_graph:
         return _apply_recorded(node, saved, grads_out)
     cotangents = tuple(g if g is not None else node.zero_cotangent(nr) for nr, g in enumerate(grads_out))

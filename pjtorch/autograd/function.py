@@ -7,7 +7,7 @@ from typing import NamedTuple
 
 from ..tensor import dtypes
 from ..tensor.tensor import Tensor
-from . import grad_mode
+from . import grad_mode, saved_hooks
 from .graph import SECOND_BACKWARD, Node, check_versions, node_class
 
 
@@ -16,6 +16,7 @@ class FunctionCtx:
 
     def __init__(self) -> None:
         self._saved = ()
+        self._packed = None  # saved-tensor hooks' entries, keyed by position in _saved
         self._versions = ()
         self._released = False
         self.needs_input_grad = ()
@@ -31,7 +32,10 @@ class FunctionCtx:
         if self._released:
             raise RuntimeError(SECOND_BACKWARD)
         check_versions(self._versions)
-        return tuple(t.unpack() if isinstance(t, _SavedOutput) else t for t in self._saved)
+        saved = [t.unpack() if isinstance(t, _SavedOutput) else t for t in self._saved]
+        for i, tensor in saved_hooks.unpack(self._packed or []):
+            saved[i] = _standing_for(saved[i], tensor)
+        return tuple(saved)
 
     def mark_non_differentiable(self, *tensors) -> None:
         self.non_differentiable = tensors
@@ -105,6 +109,7 @@ class FunctionNode(Node):
 
     def release(self) -> None:
         self.ctx._released = True
+        self.ctx._packed = None
 
 
 def _expandable(shape: tuple, target: tuple) -> bool:
@@ -158,6 +163,8 @@ class Function:
         out_meta = tuple((r.shape, r.dtype.jax) if isinstance(r, Tensor) else ((), None) for r in results)
         node = node_class(f"{cls.__name__}Backward", FunctionNode)(cls, ctx, edges, out_meta, inputs)
         wrapped = tuple(_attach(r, nr, node, args, ctx) for nr, r in enumerate(results))
+        if saved_hooks.STATE.hooks:
+            ctx._packed = saved_hooks.pack([(i, t) for i, t in enumerate(ctx._saved) if isinstance(t, Tensor)])
         ctx._saved, ctx._versions = _pack_saved(ctx._saved, wrapped, node)
         return wrapped[0] if single else wrapped
 
@@ -176,6 +183,22 @@ def _attach(result, nr: int, node: FunctionNode, args: tuple, ctx: FunctionCtx):
             result = result.view_as(result)
     result._grad_fn, result._output_nr = node, nr
     return result
+
+
+def _standing_for(original: Tensor, unpacked: Tensor) -> Tensor:
+    """What an unpack hook returned, with `original`'s place in the graph (its grad_fn, or its leaf's gradient
+    accumulator), as PyTorch's saved variables give it."""
+    from .. import dispatch
+
+    if not original.requires_grad:
+        return unpacked
+    t = unpacked.detach()
+    t._grad_fn, t._output_nr = original._grad_fn, original._output_nr
+    if original._grad_fn is None:
+        accumulator = dispatch.accumulator(original)
+        t._requires_grad = True
+        t._accumulator = lambda: accumulator
+    return t
 
 
 class _SavedOutput(NamedTuple):

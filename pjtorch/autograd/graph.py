@@ -21,6 +21,7 @@ from jax.extend.core import Literal
 from ..ops.deferred import Deferred, concrete
 from ..ops.registry import TRACE_COUNTS
 from .hooks import RemovableHandle
+from .saved_hooks import disable_saved_tensors_hooks, save_on_cpu, saved_tensors_hooks  # noqa: F401 (public here)
 
 SECOND_BACKWARD = (
     "Trying to backward through the graph a second time (or directly access saved tensors after they have "

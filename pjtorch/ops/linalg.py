@@ -48,13 +48,15 @@ def _solve(a, b):
     return jnp.linalg.solve(a, b)
 
 
-# kind: (grad_fn name, the kernel PyTorch names when it refuses bool).
-MATMUL_KINDS = {"mm": ("MmBackward0", "addmm_impl_cpu_"), "dot": ("DotBackward0", "dot"),
-                "mv": ("MvBackward0", "addmv_impl_cpu"), "bmm": ("BmmBackward0", "bmm"),
-                "batched": ("UnsafeViewBackward0", "bmm")}
+# kind: (grad_fn name, the kernel PyTorch names when it refuses bool, its names of the operands).
+MATMUL_KINDS = {"mm": ("MmBackward0", "addmm_impl_cpu_", ("self", "mat2")),
+                "dot": ("DotBackward0", "dot", ("self", "tensor")),
+                "mv": ("MvBackward0", "addmv_impl_cpu", ("self", "vec")),
+                "bmm": ("BmmBackward0", "bmm", ("self", "mat2")),
+                "batched": ("UnsafeViewBackward0", "bmm", ("self", "mat2"))}
 # Products have no bool kernel in PyTorch; integers multiply exactly.
-MATMUL = {kind: Op("matmul", refusing(_matmul, kernel, "ifc"), grad_name=name, promote="none")
-          for kind, (name, kernel) in MATMUL_KINDS.items()}
+MATMUL = {kind: Op("matmul", refusing(_matmul, kernel, "ifc"), grad_name=name, promote="none", input_names=names)
+          for kind, (name, kernel, names) in MATMUL_KINDS.items()}
 OUTER = Op("outer", _outer, grad_name="MulBackward0")
 # PyTorch's einsum ends in a view of a bmm where labels are summed over several operands, a sum or a permute for
 # one operand, and a product where nothing is summed: the grad_fn it reports.

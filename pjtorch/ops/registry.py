@@ -28,17 +28,20 @@ class Op:
     """One operation: `fn(*arrays, **static)` and how PyTorch presents it."""
 
     __slots__ = ("name", "fn", "grad_name", "saves", "promote", "promote_from", "hidden_inputs", "unlisted",
-                 "elementwise", "_kernels")
+                 "elementwise", "input_names", "_kernels")
 
     def __init__(self, name: str, fn: Callable, *, grad_name: str | None = None, saves: frozenset = SAVES_INPUTS,
                  promote: str = "common", promote_from: int = 0, hidden_inputs: int = 0,
-                 unlisted: frozenset = frozenset(), elementwise: bool = False) -> None:
+                 unlisted: frozenset = frozenset(), elementwise: bool = False,
+                 input_names: tuple = ("self", "other")) -> None:
         """promote: 'common' (PyTorch's result type), 'float' (ints become the default float) or 'none';
         it applies to inputs from position `promote_from` on (e.g. `where` leaves its condition alone).
         hidden_inputs: trailing inputs that are implementation details (a view's runtime offset), which
         PyTorch's next_functions does not list. unlisted: the positions of other inputs it does not list (an index,
         a mask, a condition, or a number PyTorch's schema takes as a Scalar). elementwise: the result has the
-        operands' broadcast shape, laid out as PyTorch lays out such results of non-contiguous operands."""
+        operands' broadcast shape, laid out as PyTorch lays out such results of non-contiguous operands.
+        input_names: PyTorch's names of the leading inputs; its nodes save tensors in the order of their names,
+        which saved-tensor hooks see."""
         self.name = name
         self.fn = fn
         self.grad_name = grad_name or _default_grad_name(name)
@@ -48,6 +51,7 @@ class Op:
         self.hidden_inputs = hidden_inputs
         self.unlisted = unlisted
         self.elementwise = elementwise
+        self.input_names = input_names
         self._kernels: dict = {}
 
     def kernel(self, static: tuple = (), cast=None, out_cast=None) -> "Kernel":
