@@ -1,5 +1,5 @@
 """Autograd details compared with PyTorch: the layout of a leaf's first gradient, nodes without a derivative,
-gradients computed from results, and saved-tensor hooks."""
+gradients computed from results, saved-tensor hooks and batched grad_outputs."""
 import pytest
 
 from tensor_oracle import same, same_output
@@ -165,4 +165,25 @@ def test_saved_tensor_hooks_nest_disable_and_reach_custom_functions():
             out = torch.tanh(lin(torch.arange(6.).view(2, 3))).sum()
         out.backward()
         print(lin.weight.grad)
+    """)
+
+
+def test_grad_with_batched_grad_outputs():
+    same_output("""
+        w = torch.tensor([1., 2.], requires_grad=True)
+        v = torch.tensor([3., 4., 5.], requires_grad=True)
+        out = w ** 2
+        s = (w * 3).sum()
+        batched = dict(is_grads_batched=True, retain_graph=True)
+        tr(lambda: torch.autograd.grad(out, w, grad_outputs=torch.eye(2), **batched))
+        tr(lambda: torch.autograd.grad(out, w, grad_outputs=torch.ones(3, 2), **batched))
+        tr(lambda: torch.autograd.grad(out, [w, v], grad_outputs=torch.eye(2), allow_unused=True, **batched))
+        tr(lambda: torch.autograd.grad(out, w, grad_outputs=torch.ones(3), **batched))
+        tr(lambda: torch.autograd.grad(out, w, **batched))
+        tr(lambda: torch.autograd.grad(s, w, grad_outputs=torch.tensor([1., 2., 3.]), **batched))
+        tr(lambda: torch.autograd.grad((out, s), w, grad_outputs=(torch.eye(2), torch.tensor([1., 2.])), **batched))
+        print(torch.autograd.grad(out, w, grad_outputs=torch.eye(2), is_grads_batched=True, create_graph=True)[0]
+              .requires_grad)
+        tr(lambda: torch.autograd.grad(out, w, torch.eye(2), is_grads_batched=True))
+        tr(lambda: torch.autograd.grad(out, w, torch.eye(2), is_grads_batched=True))
     """)

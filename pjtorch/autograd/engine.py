@@ -17,6 +17,7 @@ import jax.numpy as jnp
 from .. import dispatch
 from ..ops.registry import Op, SAVES_NOTHING
 from ..tensor import factories
+from ..tensor.size import Size
 from ..tensor.tensor import Tensor
 from . import anomaly_mode, fused, grad_mode, saved_hooks
 from .graph import (SERIAL_OF, AccumulateGrad, Edge, Hole, Node, OpNode, is_float, primals_differentiated,
@@ -65,6 +66,9 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph: bo
          materialize_grads: bool = False) -> tuple:
     """d(outputs)/d(inputs), returned rather than accumulated."""
     outputs, inputs = _as_tuple(outputs), _as_tuple(inputs)
+    if is_grads_batched:
+        return _batched_grad(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused,
+                             materialize_grads)
     allow_unused = materialize_grads if allow_unused is None else allow_unused
     roots = _root_edges(outputs)
     seeds = _seeds(outputs, grad_outputs, create_graph)
@@ -84,6 +88,31 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph: bo
                 value = factories.zeros_like(t)
         results.append(value)
     return tuple(results)
+
+
+def _batched_grad(outputs: tuple, inputs: tuple, grad_outputs, retain_graph, create_graph: bool, allow_unused,
+                  materialize_grads: bool) -> tuple:
+    """`grad` with `is_grads_batched`: the first dim of each grad_output indexes separate vector-Jacobian
+    products, whose results are stacked (one backward per row, where PyTorch vmaps)."""
+    from ..tensor.functions import stack
+
+    batched = (grad_outputs,) if isinstance(grad_outputs, Tensor) or grad_outputs is None else tuple(grad_outputs)
+    for i, (g, out) in enumerate(zip(batched, outputs)):
+        if g is not None and tuple(g.shape[1:]) != tuple(out.shape):
+            raise RuntimeError(
+                "If `is_grads_batched=True`, we interpret the first dimension of each grad_output as the batch "
+                "dimension. The sizes of the remaining dimensions are expected to match the shape of corresponding "
+                f"output, but a mismatch was detected: grad_output[{i}] has a shape of {Size(g.shape[1:])} and "
+                f"output[{i}] has a shape of {out.shape}. If you only want some tensors in `grad_output` to be "
+                "considered batched, consider using vmap.")
+    if any(g is None for g in batched) or len(batched) != len(outputs):
+        return grad(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused=allow_unused,
+                    materialize_grads=materialize_grads)
+    rows = batched[0].shape[0]
+    keep = create_graph if retain_graph is None else retain_graph
+    per_row = [grad(outputs, inputs, tuple(g[row] for g in batched), keep or row < rows - 1, create_graph,
+                    allow_unused=allow_unused, materialize_grads=materialize_grads) for row in range(rows)]
+    return tuple(None if column[0] is None else stack(column) for column in zip(*per_row))
 
 
 def _as_tuple(value) -> tuple:
