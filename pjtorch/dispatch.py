@@ -14,7 +14,7 @@ from typing import Sequence
 import jax
 import numpy as np
 
-from .autograd import grad_mode, saved_hooks
+from .autograd import forward_ad, grad_mode, saved_hooks
 from .autograd.graph import (AccumulateGrad, CopySlices, Edge, NoDerivative, SavedVersion, forward_name, holes_of,
                              node_class, punch_holes, saved_for_backward)
 from .ops import deferred, pointwise, strided
@@ -165,6 +165,8 @@ def apply(op: Op, inputs: Sequence, static: tuple = ()):
     device = None
     for x in inputs:
         if isinstance(x, Tensor):
+            if x._tangent is not None:
+                return _apply_dual(op, inputs, static)
             storage = x._storage
             if storage.device is not device:
                 if device is not None and storage.device != device:
@@ -246,7 +248,13 @@ def _apply_deferred(decision: Decision, inputs: Sequence, arrays: list, device) 
     return output
 
 
-def _apply_general(op: Op, inputs: Sequence, static: tuple, signature: list | None = None):
+def _apply_dual(op: Op, inputs: Sequence, static: tuple):
+    """A call with dual tensors among its inputs (forward AD): the result, and its tangent."""
+    output = _apply_general(op, inputs, static, dual=True)
+    return _elementwise_layout(inputs, output) if op.elementwise and isinstance(output, Tensor) else output
+
+
+def _apply_general(op: Op, inputs: Sequence, static: tuple, signature: list | None = None, dual: bool = False):
     tensors = []
     wants_grad = False
     for x in inputs:
@@ -261,7 +269,10 @@ def _apply_general(op: Op, inputs: Sequence, static: tuple, signature: list | No
     decision = Decision(kernel, cast, result)
     if signature is not None and tensors and len(_DECIDED) < _DECIDED_LIMIT:
         _DECIDED[tuple(signature)] = decision
-    return _finish(decision, inputs, arrays, result, device, wants_grad and grad_mode.STATE.enabled)
+    output = _finish(decision, inputs, arrays, result, device, wants_grad and grad_mode.STATE.enabled)
+    if dual:
+        forward_ad.propagate(kernel, inputs, arrays, output if type(output) is tuple else (output,))
+    return output
 
 
 def _elementwise_layout(inputs: Sequence, output: Tensor) -> Tensor:
@@ -517,7 +528,8 @@ _INPLACE_DECIDED: dict = {}
 def apply_inplace(op: Op, target: Tensor, others: Sequence, static: tuple = ()) -> Tensor:
     """Runs `op(target, *others)` and writes the result into `target`, keeping its dtype."""
     check_inplace_allowed(target)
-    signature = _inplace_signature(op, target, others, static) if target._whole else None
+    dual = forward_ad.has_tangent((target, *others))
+    signature = _inplace_signature(op, target, others, static) if target._whole and not dual else None
     if signature is not None:
         decided = _INPLACE_DECIDED.get(signature)
         if decided is not None and not (grad_mode.STATE.enabled and decided.may_record(target, others)):
@@ -545,6 +557,8 @@ def apply_inplace(op: Op, target: Tensor, others: Sequence, static: tuple = ()) 
     through_view = recording and target._base is not None
     base_before = target._base._value() if through_view else None
     saved_versions = _versions_of_others(kernel, others) if recording else ()
+    if dual:
+        forward_ad.propagate(kernel, inputs, arrays, (target,))
     target._assign(value)
     if recording:
         _rebase_history(kernel, inputs, arrays, edges_before, saved_versions, base_before)

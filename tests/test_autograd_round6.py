@@ -1,5 +1,5 @@
 """Autograd details compared with PyTorch: the layout of a leaf's first gradient, nodes without a derivative,
-gradients computed from results, saved-tensor hooks and batched grad_outputs."""
+gradients computed from results, saved-tensor hooks, batched grad_outputs and forward-mode AD."""
 import pytest
 
 from tensor_oracle import same, same_output
@@ -186,4 +186,55 @@ def test_grad_with_batched_grad_outputs():
               .requires_grad)
         tr(lambda: torch.autograd.grad(out, w, torch.eye(2), is_grads_batched=True))
         tr(lambda: torch.autograd.grad(out, w, torch.eye(2), is_grads_batched=True))
+    """)
+
+
+def test_forward_mode_ad_with_dual_tensors():
+    import warnings
+
+    torch = pytest.importorskip("torch")
+    with warnings.catch_warnings():  # torch's first forward-AD op imports torch.jit, which warns
+        warnings.simplefilter("ignore")
+        with torch.autograd.forward_ad.dual_level():
+            torch.autograd.forward_ad.make_dual(torch.ones(1), torch.ones(1)) * 2
+    same_output("""
+        import_fwad = torch.autograd.forward_ad
+        primal = torch.tensor([1., 2., 3.])
+        tangent = torch.tensor([1., 0., 0.5])
+        tr(lambda: import_fwad.make_dual(primal, tangent))
+        with import_fwad.dual_level():
+            dual = import_fwad.make_dual(primal, tangent)
+            print(dual)
+            print(import_fwad.unpack_dual(primal).tangent)
+            out = dual ** 2 + 1.0 ** 2
+            print(out)
+            print(import_fwad.unpack_dual(out))
+            print(import_fwad.unpack_dual(dual[1:].sin().sum()))
+            print(import_fwad.unpack_dual(dual.view(3, 1).t() @ torch.ones(3, 2)).tangent)
+            print(import_fwad.unpack_dual(torch.relu(dual - 1.5)).tangent)
+            print(import_fwad.unpack_dual(torch.cat([dual, primal])).tangent)
+            print(import_fwad.unpack_dual(dual.sum(0)).tangent, import_fwad.unpack_dual(dual.mean()).tangent)
+            print([import_fwad.unpack_dual(part).tangent for part in dual.split(2)])
+            print(import_fwad.unpack_dual(dual.detach()).tangent)
+            linear = torch.nn.Linear(3, 2)
+            with torch.no_grad():
+                linear.weight.copy_(torch.arange(6.).view(2, 3))
+                linear.bias.zero_()
+            print(import_fwad.unpack_dual(linear(dual)).tangent.detach())
+            copy = import_fwad.make_dual(primal.clone(), tangent)
+            copy.mul_(2)
+            print(import_fwad.unpack_dual(copy).tangent)
+            tr(lambda: import_fwad.make_dual(primal, torch.ones(2)))
+            tr(lambda: import_fwad.make_dual(torch.tensor([1, 2]), torch.ones(2)))
+            tr(lambda: import_fwad.dual_level().__enter__())
+            primal_again = import_fwad.unpack_dual(dual).primal
+            print(primal_again, primal_again is primal, import_fwad.unpack_dual(primal_again).tangent)
+        print(import_fwad.unpack_dual(out).tangent)
+        x = torch.tensor([1., 2.], requires_grad=True)
+        with import_fwad.dual_level():
+            d = import_fwad.make_dual(x, torch.tensor([1., 1.]))
+            total = (d * d).sum()
+            print(import_fwad.unpack_dual(total).tangent.item())
+            total.backward()
+        print(x.grad)
     """)

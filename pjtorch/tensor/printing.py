@@ -276,6 +276,7 @@ def _suffixes(
     device: str | None,
     requires_grad: bool,
     grad_fn_name: str | None,
+    tangent: str | None = None,
 ) -> list[str]:
     suffixes = []
     if device is not None:
@@ -288,6 +289,8 @@ def _suffixes(
         suffixes.append(f"grad_fn=<{grad_fn_name}>")
     elif requires_grad:
         suffixes.append("requires_grad=True")
+    if tangent is not None:
+        suffixes.append(f"tangent={tangent}")
     return suffixes
 
 
@@ -317,15 +320,16 @@ def format_tensor(
     requires_grad: bool = False,
     grad_fn_name: str | None = None,
     is_nested_prefix: str = "tensor(",
+    tangent: str | None = None,
 ) -> str:
     """``repr(t)`` (and ``str(t)``) of a tensor whose host values are ``values``.
 
     ``dtype_name`` is the real dtype without ``torch.``; bfloat16 may arrive as float32 and
     float16 as float16 or float32, since the values themselves are what get printed.
-    ``device`` is None for CPU, else e.g. ``'cuda:0'``.
+    ``device`` is None for CPU, else e.g. ``'cuda:0'``; ``tangent`` is a dual tensor's tangent, printed.
     """
     values = np.asarray(values)
     indent = len(is_nested_prefix)
     contents = _contents_text(values, dtype_name, indent)
-    suffixes = _suffixes(values, dtype_name, default_float_dtype_name, device, requires_grad, grad_fn_name)
+    suffixes = _suffixes(values, dtype_name, default_float_dtype_name, device, requires_grad, grad_fn_name, tangent)
     return _with_suffixes(is_nested_prefix + contents, suffixes, indent)

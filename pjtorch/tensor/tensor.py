@@ -47,6 +47,7 @@ class Tensor:
     _multi_output_view = False  # an output of unbind/split, or a view of one: no in-place changes under grad
     _created_in_no_grad = False  # a view made under no_grad of a tensor that requires grad: no in-place under grad
     _reinterpreted_from = None  # the tensor a view_as_real / view_as_complex result reads as another dtype
+    _tangent = None  # forward AD: the tangent of a dual tensor, within a dual level
     __array_priority__ = 1000
 
     # ----- construction -------------------------------------------------------------------------
@@ -484,6 +485,7 @@ class Tensor:
             device=None if self.device.type == "cpu" else str(self.device),
             requires_grad=self.requires_grad and grad_fn is None,
             grad_fn_name=type(grad_fn).__name__ if grad_fn is not None else None,
+            tangent=None if self._tangent is None else repr(self._tangent),
         )
 
     __str__ = __repr__

@@ -15,7 +15,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from .. import dispatch
-from ..autograd import grad_mode
+from ..autograd import forward_ad, grad_mode
 from ..ops import extra as extra_ops
 from ..ops import shape as shape_ops
 from ..ops import strided
@@ -56,6 +56,9 @@ def _view_op(grad_name: str) -> Op:
 def make_view(parent: Tensor, layout_fn: Callable, grad_name: str, *args) -> Tensor:
     """A tensor sharing `parent`'s storage through `layout_fn`, recorded for autograd."""
     view = _view_of(parent, layout_fn(parent._shape, parent._stride, parent._offset, *args))
+    if parent._tangent is not None:
+        tangent = parent._tangent
+        forward_ad.attach(view, _view_of(tangent, layout_fn(tangent._shape, tangent._stride, tangent._offset, *args)))
     if _recording(parent):
         relative_shape, relative_stride, relative_offset = layout_fn(
             parent._shape, strided.contiguous_strides(parent._shape), 0, *args)
@@ -70,6 +73,11 @@ def make_views(parent: Tensor, layout_fn: Callable, grad_name: str, arguments: S
     output per view. PyTorch then refuses in-place changes to the views (see dispatch.check_inplace_allowed)."""
     views = tuple(_view_of(parent, layout_fn(parent._shape, parent._stride, parent._offset, *args))
                   for args in arguments)
+    if parent._tangent is not None:
+        tangent = parent._tangent
+        for view, args in zip(views, arguments):
+            forward_ad.attach(view, _view_of(tangent, layout_fn(tangent._shape, tangent._stride, tangent._offset,
+                                                                *args)))
     if _recording(parent):
         contiguous = strided.contiguous_strides(parent._shape)
         layouts = tuple(layout_fn(parent._shape, contiguous, 0, *args) for args in arguments)
