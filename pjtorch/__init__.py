@@ -95,7 +95,7 @@ from .tensor.extra_functions import (  # noqa: E402
     triplet_margin_loss,
 )
 from . import linalg  # noqa: E402
-from . import fft, special  # noqa: E402
+from . import fft, special, testing  # noqa: E402
 from . import func  # noqa: E402
 from .linalg import det, matrix_power  # noqa: E402
 from .linalg import inv as inverse  # noqa: E402
