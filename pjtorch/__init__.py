@@ -18,12 +18,12 @@ from . import autograd, backends, cuda, version  # noqa: E402
 from .autograd import enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad, set_grad_enabled  # noqa: E402,E501
 from .autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled  # noqa: E402
 from .tensor import methods as _methods  # noqa: E402,F401
-from .tensor.device import device  # noqa: E402
+from .tensor.device import device, get_default_device, set_default_device  # noqa: E402
 from .tensor.dtypes import operands_result_type as result_type  # noqa: E402
 from .tensor.dtypes import (  # noqa: E402
     bfloat16, bool, cdouble, cfloat, complex64, complex128, double, dtype, finfo, float, float16, float32, float64,
-    get_default_dtype, half, iinfo, int, int8, int16, int32, int64, long, promote_types, set_default_dtype, short,
-    uint8,
+    can_cast, get_default_dtype, half, iinfo, int, int8, int16, int32, int64, long, promote_types, set_default_dtype,
+    short, uint8,
 )
 from .tensor.factories import (  # noqa: E402
     arange, as_tensor, asarray, empty, empty_like, eye, from_numpy, full, full_like, linspace, logspace, ones,
@@ -96,7 +96,9 @@ from .tensor.extra_functions import (  # noqa: E402
 )
 from . import linalg  # noqa: E402
 from . import fft, special, testing  # noqa: E402
-from . import func  # noqa: E402
+from . import compiler, func  # noqa: E402
+from .compiler import compile  # noqa: E402
+from .func import vmap  # noqa: E402
 from .linalg import det, matrix_power  # noqa: E402
 from .linalg import inv as inverse  # noqa: E402
 from .tensor.return_types import make_return as _make_return  # noqa: E402

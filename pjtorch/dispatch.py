@@ -474,7 +474,7 @@ def check_inplace_allowed(target: Tensor) -> None:
 
 
 def _check_castable(result: dtypes.dtype, target: dtypes.dtype) -> None:
-    if result.category > target.category:
+    if not dtypes.can_cast(result, target):
         raise RuntimeError(
             f"result type {_legacy_scalar_name(result)} can't be cast to the desired output type "
             f"{_legacy_scalar_name(target)}"

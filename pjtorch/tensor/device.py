@@ -70,6 +70,7 @@ def _typename(value: object) -> str:
 
 
 CPU = device("cpu")
+_DEFAULT = [CPU]  # set_default_device's choice
 
 
 @functools.lru_cache(maxsize=None)
@@ -86,9 +87,9 @@ def cpu_device():
 
 
 def normalize(spec: "str | device | int | None") -> device:
-    """A concrete device (CUDA gets its current index) from anything PyTorch accepts."""
+    """A concrete device (CUDA gets its current index) from anything PyTorch accepts; None is the default device."""
     if spec is None:
-        return CPU
+        return _DEFAULT[0]
     found = spec if isinstance(spec, device) else device(spec)
     if found.type == "cpu":
         return CPU
@@ -98,6 +99,17 @@ def normalize(spec: "str | device | int | None") -> device:
 
 
 _CANONICAL: dict = {}
+
+
+def set_default_device(spec: "str | device | int | None") -> None:
+    """Where factories put tensors when not told (None: back to the CPU)."""
+    _DEFAULT[0] = CPU if spec is None else normalize(spec)
+
+
+def get_default_device() -> device:
+    """The default device, checked as PyTorch checks it (a CUDA default fails where there is no GPU)."""
+    to_jax(_DEFAULT[0])
+    return _DEFAULT[0]
 
 
 def to_jax(target: device):

@@ -126,6 +126,12 @@ def scalar_category(value) -> int:
     raise TypeError(f"unsupported scalar type {type(value).__name__}")
 
 
+def can_cast(from_: dtype, to: dtype) -> bool:
+    """PyTorch's rule for writing a result into a tensor of another dtype (in-place ops, out=): never to a lower
+    category (complex to real, floating to integral, anything but bool to bool)."""
+    return from_.category <= to.category
+
+
 _PROMOTE_CACHE: dict = {}
 
 
