@@ -84,6 +84,7 @@ e, pi, inf, nan, newaxis = _math.e, _math.pi, _math.inf, _math.nan, None
 globals().update(_COPIES)
 
 from . import amp, nn, optim, serialization, utils  # noqa: E402
+from .cuda import amp as _cuda_amp  # noqa: E402,F401  (torch.cuda.amp, once torch.amp exists)
 from .nn.functional import (  # noqa: E402
     adaptive_avg_pool1d, avg_pool1d, conv1d, conv2d, conv3d, conv_transpose1d, conv_transpose2d, conv_transpose3d,
     cosine_similarity, max_pool1d, max_pool2d, max_pool3d, pairwise_distance, pixel_shuffle, pixel_unshuffle, prelu,

@@ -195,3 +195,67 @@ def test_op_lists_follow_pytorchs_policies():
     assert "softmax" in FLOAT32_OPS["cuda"] and "softmax" not in FLOAT32_OPS["cpu"]
     assert "avg_pool3d" in FLOAT32_OPS["cpu"] and "avg_pool3d" not in FLOAT32_OPS["cuda"]
     assert not any(LOWER_PRECISION_OPS[device] & FLOAT32_OPS[device] for device in ("cpu", "cuda"))
+
+
+def test_the_deprecated_cuda_amp_spellings_warn_and_work_as_torch_amp():
+    from tensor_oracle import same_output
+
+    same_output("""
+        scaler = torch.cuda.amp.GradScaler()
+        print(scaler.is_enabled(), scaler.get_scale())
+        with torch.cuda.amp.autocast():
+            x = torch.ones(2, 2) @ torch.ones(2, 2)
+        print(x.dtype)
+        with torch.cuda.amp.autocast(enabled=False):
+            pass
+        w = torch.ones(2, requires_grad=True)
+        opt = torch.optim.SGD([w], lr=0.1)
+        scaler.scale((w * 2).sum()).backward()
+        scaler.step(opt)
+        scaler.update()
+        print(w, scaler.get_scale())
+
+        class Doubled(torch.autograd.Function):
+            @staticmethod
+            @torch.cuda.amp.custom_fwd
+            def forward(ctx, t):
+                return t * 2
+
+            @staticmethod
+            @torch.cuda.amp.custom_bwd
+            def backward(ctx, g):
+                return g * 2
+
+        v = torch.ones(2, requires_grad=True)
+        Doubled.apply(v).sum().backward()
+        print(v.grad)
+    """)
+
+
+def test_custom_fwd_casts_inputs_and_turns_autocast_off_inside():
+    from tensor_oracle import same_output
+
+    same_output("""
+        class Product(torch.autograd.Function):
+            @staticmethod
+            @torch.amp.custom_fwd(device_type="cpu", cast_inputs=torch.float32)
+            def forward(ctx, a, b):
+                ctx.save_for_backward(a, b)
+                print("inside", a.dtype, b.dtype, (a @ b).dtype)
+                return a @ b
+
+            @staticmethod
+            @torch.amp.custom_bwd(device_type="cpu")
+            def backward(ctx, g):
+                a, b = ctx.saved_tensors
+                return g @ b.t(), a.t() @ g
+
+        a = torch.ones(2, 2, dtype=torch.bfloat16, requires_grad=True)
+        b = torch.ones(2, 2, requires_grad=True)
+        with torch.autocast("cpu", dtype=torch.bfloat16):
+            out = Product.apply(a, b)
+            print(out.dtype, (a @ b).dtype)
+        out.sum().backward()
+        print(a.grad.dtype, b.grad)
+        tr(lambda: Product.apply(a, b).dtype)
+    """)

@@ -138,3 +138,28 @@ def cast_inputs(op_name: str, *values) -> tuple:
     if op_name in FLOAT32_OPS[device_type]:
         return tuple(v.to(dtypes.float32) if _castable(v, dtypes.float32) else v for v in values)
     return values
+
+
+def custom_fwd(fwd: Callable | None = None, *, device_type: str, cast_inputs: dtypes.dtype | None = None):
+    """For a custom Function's forward: with `cast_inputs`, while autocast is on, its floating tensor inputs are
+    cast to that dtype and it runs with autocast off; otherwise it runs as written."""
+    if fwd is None:
+        return functools.partial(custom_fwd, device_type=device_type, cast_inputs=cast_inputs)
+
+    @functools.wraps(fwd)
+    def decorated(ctx, *args, **kwargs):
+        if cast_inputs is None or not is_autocast_enabled(device_type):
+            return fwd(ctx, *args, **kwargs)
+        with autocast(device_type, enabled=False):
+            cast = [v.to(cast_inputs) if _castable(v, cast_inputs) else v for v in args]
+            return fwd(ctx, *cast, **{k: v.to(cast_inputs) if _castable(v, cast_inputs) else v
+                                      for k, v in kwargs.items()})
+
+    return decorated
+
+
+def custom_bwd(bwd: Callable | None = None, *, device_type: str):
+    """For a custom Function's backward (which pjtorch runs with autocast as it finds it)."""
+    if bwd is None:
+        return functools.partial(custom_bwd, device_type=device_type)
+    return bwd

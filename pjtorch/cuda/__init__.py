@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .tensor.device import device as _device, gpu_devices, normalize
-from .tensor.legacy import CUDA_TYPES as _LEGACY_TYPES
+from ..tensor.device import device as _device, gpu_devices, normalize
+from ..tensor.legacy import CUDA_TYPES as _LEGACY_TYPES
 
 globals().update({legacy.__name__: legacy for legacy in _LEGACY_TYPES.values()})  # torch.cuda.FloatTensor, ...
 
@@ -90,7 +90,7 @@ def empty_cache() -> None:
 
 
 def manual_seed(seed: int) -> None:
-    from .tensor.random import manual_seed as seed_all
+    from ..tensor.random import manual_seed as seed_all
 
     seed_all(seed)
 
