@@ -1,5 +1,6 @@
 """Autograd details compared with PyTorch: the layout of a leaf's first gradient, nodes without a derivative,
-gradients computed from results, saved-tensor hooks, batched grad_outputs and forward-mode AD."""
+gradients computed from results, saved-tensor hooks, batched grad_outputs, forward-mode AD, post-accumulate hooks
+and gradient edges."""
 import pytest
 
 from tensor_oracle import same, same_output
@@ -237,4 +238,55 @@ def test_forward_mode_ad_with_dual_tensors():
             print(import_fwad.unpack_dual(total).tangent.item())
             total.backward()
         print(x.grad)
+    """)
+
+
+def test_post_accumulate_grad_hooks_and_gradient_edges():
+    same_output("""
+        x = torch.tensor([1., 2.], requires_grad=True)
+        y = torch.tensor([3.], requires_grad=True)
+        handle = x.register_post_accumulate_grad_hook(lambda t: print("post x", t.grad, t is x))
+        y.register_post_accumulate_grad_hook(lambda t: print("post y", t.grad))
+        x.register_hook(lambda g: print("pre x", g))
+        (x * 2).sum().add(y.sum() * 3).backward()
+        tr(lambda: (x * 2).register_post_accumulate_grad_hook(lambda t: None))
+        tr(lambda: torch.tensor([1.]).register_post_accumulate_grad_hook(lambda t: None))
+        handle.remove()
+        (x * 2).sum().backward()
+        print(x.grad, torch.autograd.grad((x * x).sum(), x))
+        edge = torch.autograd.graph.get_gradient_edge(x * 3)
+        print(type(edge).__name__, edge.node.name(), edge.output_nr)
+        z = x * 3
+        print(torch.autograd.grad(z.sum(), torch.autograd.graph.get_gradient_edge(z)))
+        print(torch.autograd.graph.get_gradient_edge(x).node.name())
+        tr(lambda: torch.autograd.graph.get_gradient_edge(torch.ones(1)))
+        v = torch.ones(2)
+        torch.autograd.graph.increment_version(v)
+        print(v._version)
+        a = torch.ones(2, requires_grad=True)
+        s = a.sin()
+        torch.autograd.graph.increment_version(a)
+        tr(lambda: s.sum().backward())
+        with torch.autograd.set_multithreading_enabled(False):
+            print("no worker threads")
+    """)
+
+
+def test_an_optimizer_step_per_parameter_from_post_accumulate_hooks():
+    same_output("""
+        model = torch.nn.Linear(3, 2)
+        with torch.no_grad():
+            model.weight.copy_(torch.arange(6.).view(2, 3))
+            model.bias.zero_()
+        optimizers = {p: torch.optim.SGD([p], lr=0.1) for p in model.parameters()}
+
+        def step(p):
+            optimizers[p].step()
+            optimizers[p].zero_grad()
+
+        for p in model.parameters():
+            p.register_post_accumulate_grad_hook(step)
+        for _ in range(3):
+            model(torch.ones(4, 3)).pow(2).sum().backward()
+        print(model.weight, model.bias)
     """)

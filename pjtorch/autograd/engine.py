@@ -20,8 +20,8 @@ from ..tensor import factories
 from ..tensor.size import Size
 from ..tensor.tensor import Tensor
 from . import anomaly_mode, fused, grad_mode, saved_hooks
-from .graph import (SERIAL_OF, AccumulateGrad, Edge, Hole, Node, OpNode, is_float, primals_differentiated,
-                    primals_read, vjp_of)
+from .graph import (SERIAL_OF, AccumulateGrad, Edge, GradientEdge, Hole, Node, OpNode, is_float,
+                    primals_differentiated, primals_read, vjp_of)
 
 # ----- entry points -------------------------------------------------------------------------------
 
@@ -116,7 +116,7 @@ def _batched_grad(outputs: tuple, inputs: tuple, grad_outputs, retain_graph, cre
 
 
 def _as_tuple(value) -> tuple:
-    if isinstance(value, Tensor):
+    if isinstance(value, (Tensor, GradientEdge)):  # a GradientEdge is a tuple, but one input
         return (value,)
     return tuple(value)
 
@@ -132,6 +132,8 @@ def _root_edges(tensors: Sequence[Tensor]) -> list:
 
 
 def _input_edge(t: Tensor, position: int) -> Edge:
+    if isinstance(t, GradientEdge):
+        return Edge(t.node, t.output_nr)
     if not isinstance(t, Tensor):
         raise RuntimeError(f"all inputs have to be Tensors or GradientEdges, but got {type(t).__name__}")
     edge = dispatch.edge_of(t)
@@ -452,19 +454,22 @@ def _connected(array, edge: Edge | None) -> Tensor:
 # ----- into the leaves ----------------------------------------------------------------------------
 
 def accumulate_into_leaf(leaf: Tensor, g, create_graph: bool) -> None:
-    """`.grad` accumulates: in place normally, out of place (staying differentiable) under create_graph."""
+    """`.grad` accumulates: in place normally, out of place (staying differentiable) under create_graph; then the
+    leaf's post-accumulate hooks run."""
     if create_graph:
         g = _conj_if_complex(g)
         leaf._grad = g if leaf._grad is None else leaf._grad + g
-        return
-    g = _conj_array(g)
-    if g.dtype != leaf.dtype.jax:
-        g = g.astype(leaf.dtype.jax)
-    if leaf._grad is None:
-        leaf._grad = fused.new_leaf_grad(leaf, g)
     else:
-        current = leaf._grad
-        current._assign(_ADD(current._value(), g))
+        g = _conj_array(g)
+        if g.dtype != leaf.dtype.jax:
+            g = g.astype(leaf.dtype.jax)
+        if leaf._grad is None:
+            leaf._grad = fused.new_leaf_grad(leaf, g)
+        else:
+            current = leaf._grad
+            current._assign(_ADD(current._value(), g))
+    for hook in list(leaf._post_accumulate_hooks or ()):
+        hook(leaf)
 
 
 _ADD = jax.jit(lambda a, b: a + b.astype(a.dtype))

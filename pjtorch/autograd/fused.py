@@ -39,7 +39,7 @@ def can_fuse(order: list) -> bool:
         if node.has_hooks() or not node.fusable or (packed and saved_hooks.is_packed(node)):
             return False
         if isinstance(node, AccumulateGrad):
-            if node.variable._leaf_hooks:
+            if node.variable._leaf_hooks or node.variable._post_accumulate_hooks:
                 return False
         elif not isinstance(node, OpNode):
             return False

@@ -150,3 +150,17 @@ class inference_mode(_Mode):
 
     def clone(self) -> "inference_mode":
         return inference_mode(self.mode)
+
+
+class set_multithreading_enabled:
+    """PyTorch's switch for running backward on worker threads; pjtorch's backward runs on the calling thread
+    either way (as one XLA call where it can)."""
+
+    def __init__(self, mode: bool) -> None:
+        self.mode = mode
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc_info) -> None:
+        return None

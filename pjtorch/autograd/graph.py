@@ -44,6 +44,26 @@ class Edge(NamedTuple):
     output_nr: int
 
 
+class GradientEdge(Edge):
+    """`torch.autograd.graph.GradientEdge`: where a tensor's gradient flows, usable as an input of autograd.grad."""
+
+    __slots__ = ()
+
+
+def get_gradient_edge(tensor) -> GradientEdge:
+    from ..dispatch import edge_of
+
+    edge = edge_of(tensor)
+    if edge is None:
+        raise RuntimeError("It is not possible to get the gradient edge for a Tensor that does not require gradients")
+    return GradientEdge(*edge)
+
+
+def increment_version(tensor) -> None:
+    """Marks `tensor` as modified in place, so backward refuses saved copies of its old value."""
+    tensor._storage.version += 1
+
+
 class SavedVersion(NamedTuple):
     """A saved tensor's version at save time, and what PyTorch's error names it by: a saved input
     (`tensor`) by its grad_fn when the error is raised, a saved result by the op that made it."""

@@ -42,6 +42,18 @@ def register_tensor_hook(t, hook: Callable) -> RemovableHandle:
     return RemovableHandle(hooks, hook)
 
 
+def register_post_accumulate_hook(t, hook: Callable) -> RemovableHandle:
+    """`hook(t)` runs once backward has accumulated into the leaf `t`'s .grad (an optimizer step per parameter)."""
+    if not t.requires_grad:
+        raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+    if t._grad_fn is not None:
+        raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
+    if t._post_accumulate_hooks is None:
+        t._post_accumulate_hooks = []
+    t._post_accumulate_hooks.append(hook)
+    return RemovableHandle(t._post_accumulate_hooks, hook)
+
+
 class RetainGrad:
     """The hook behind `retain_grad()`: stores (and accumulates) a non-leaf's gradient in `.grad`."""
 

@@ -43,6 +43,7 @@ class Tensor:
     _accumulator = None
     _retains_grad = False
     _leaf_hooks = None
+    _post_accumulate_hooks = None
     _is_param = False
     _multi_output_view = False  # an output of unbind/split, or a view of one: no in-place changes under grad
     _created_in_no_grad = False  # a view made under no_grad of a tensor that requires grad: no in-place under grad
@@ -305,6 +306,12 @@ class Tensor:
         from ..autograd import hooks
 
         return hooks.register_tensor_hook(self, hook)
+
+    def register_post_accumulate_grad_hook(self, hook):
+        """Calls `hook(self)` after backward has accumulated into this leaf's `.grad`."""
+        from ..autograd import hooks
+
+        return hooks.register_post_accumulate_hook(self, hook)
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None) -> None:
         from ..autograd import engine
