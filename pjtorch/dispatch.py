@@ -412,8 +412,7 @@ def _tensors_saved(node, inputs: Sequence, outputs: Sequence[Tensor]) -> list:
     if "result" not in op.saves or "inputs" in op.saves:
         reads = node.primals_read()
         saved = [(p, x) for p, x in enumerate(inputs) if isinstance(x, Tensor) and reads[p]]
-        names = op.input_names
-        saved.sort(key=lambda pair: (0, names[pair[0]]) if pair[0] < len(names) else (1, pair[0]))
+        saved.sort(key=lambda pair: op.save_rank(pair[0]))
     if "result" in op.saves:
         saved += [(None, out) for out in outputs if out._grad_fn is node]
     return saved

@@ -1,6 +1,6 @@
 """Autograd details compared with PyTorch: the layout of a leaf's first gradient, nodes without a derivative,
-gradients computed from results, saved-tensor hooks, batched grad_outputs, forward-mode AD, post-accumulate hooks
-and gradient edges."""
+gradients computed from results, saved-tensor hooks, batched grad_outputs, forward-mode AD, post-accumulate hooks,
+gradient edges, which modified saved tensor is reported, and means."""
 import pytest
 
 from tensor_oracle import same, same_output
@@ -289,4 +289,27 @@ def test_an_optimizer_step_per_parameter_from_post_accumulate_hooks():
         for _ in range(3):
             model(torch.ones(4, 3)).pow(2).sum().backward()
         print(model.weight, model.bias)
+    """)
+
+
+def test_a_node_reports_the_first_modified_saved_tensor_in_pytorchs_order():
+    same_output("""
+        y = torch.tensor([[1.1, 0.2, -0.6], [0.5, 2.0, -1.0]], requires_grad=True)
+        v1 = y + 0
+        v2 = v1.unsqueeze(0)
+        v3 = v1[1:]
+        product = v3 * v2          # saves other (v2) and self (v3); both are then modified
+        v3[v3 > 1] = 0
+        tr(lambda: product.sum().backward())
+    """)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16", "bfloat16"])
+def test_means_divide_as_pytorch_does(dtype):
+    """XLA would multiply by the reciprocal of the count; PyTorch divides (0.29999998 vs 0.30000001). (Only short
+    vectors: over more elements PyTorch sums in an order of its own, which no division fixes.)"""
+    same_output(f"""
+        for values in ([0.3, -1.2, 0.7, 1.5, -0.4, 0.9], [0.1, 0.2, 0.4], [1.7, 2.9, -0.3, 0.55, 1.25, 3.3, 0.05]):
+            x = torch.tensor(values, dtype=torch.{dtype})
+            print(x.mean().item(), x.view(1, -1).mean(1).item(), x.mean(0, keepdim=True).item())
     """)

@@ -277,6 +277,7 @@ class OpNode(Node):
         stale = [saved for saved in self.versions if saved.storage.version != saved.version]
         if stale:
             reads = self.primals_read()
+            stale.sort(key=lambda saved: self.kernel.op.save_rank(saved.position))
             check_versions([saved for saved in stale if saved.position is None or reads[saved.position]])
         return self.saved
 

@@ -15,6 +15,7 @@ import numpy as np
 from jax import lax
 
 from .pointwise import absolute
+from .reduction import mean
 from .registry import Op, SAVES_NOTHING
 
 _PRECISION = lax.Precision.HIGHEST
@@ -142,7 +143,7 @@ def _adaptive_avg_pool(x, output_size):
 
 
 def _global_avg_pool(x, dims):
-    return jnp.mean(x, axis=dims, keepdims=True)
+    return mean(x, dims, keepdims=True)
 
 
 def _pool_ops(name: str, fn, grad_name: str) -> dict:
@@ -265,7 +266,7 @@ ONE_HOT = Op("one_hot", _one_hot, promote="none")
 
 def _reduce(losses, reduction):
     if reduction == "mean":
-        return jnp.mean(losses)
+        return mean(losses)
     if reduction == "sum":
         return jnp.sum(losses)
     return losses

@@ -6,6 +6,8 @@ are separate Ops over one function.
 """
 from __future__ import annotations
 
+import math
+
 import jax
 import jax.numpy as jnp
 
@@ -60,7 +62,17 @@ def _softmax_kernel(name: str):
 def _mean(x, dim=None, keepdim=False, dtype=None):
     if dtype is not None:
         x = astype(x, dtype)
-    return jnp.mean(x, axis=dim, keepdims=keepdim)
+    return mean(x, dim, keepdim)
+
+
+def mean(x, axis=None, keepdims=False):
+    """sum / count with a true division, as PyTorch divides: XLA turns a division by a constant into a product with
+    its reciprocal, which rounds differently (0.30000001 where PyTorch's mean gives 0.29999998)."""
+    low_precision = x.dtype in (jnp.float16, jnp.bfloat16)
+    total = jnp.sum(x, axis=axis, keepdims=keepdims, dtype=jnp.float32 if low_precision else None)
+    dims = range(x.ndim) if axis is None else (axis,) if isinstance(axis, int) else axis
+    count = jax.lax.optimization_barrier(jnp.asarray(math.prod(x.shape[d] for d in dims), total.dtype))
+    return (total / count).astype(x.dtype) if low_precision else total / count
 
 
 def _nansum(x, dim=None, keepdim=False, dtype=None):

@@ -54,6 +54,14 @@ class Op:
         self.input_names = input_names
         self._kernels: dict = {}
 
+    def save_rank(self, position: int | None) -> tuple:
+        """Where PyTorch's node keeps input `position` (None: a result) among its saved tensors, which it keeps,
+        packs and checks in the order of their names."""
+        names = self.input_names
+        if position is None:
+            return (0, "result")
+        return (0, names[position]) if position < len(names) else (1, position)
+
     def kernel(self, static: tuple = (), cast=None, out_cast=None) -> "Kernel":
         """The cached kernel for these static arguments (sorted key/value pairs) and dtype casts."""
         key = (static, cast, out_cast)
