@@ -10,6 +10,7 @@ import math
 import types
 import warnings
 import weakref
+from collections import Counter
 from functools import wraps
 from typing import Callable
 
@@ -175,7 +176,7 @@ class MultiStepLR(LRScheduler):
     """Multiplies the lr by gamma at each milestone epoch (repeated milestones multiply repeatedly)."""
 
     def __init__(self, optimizer: Optimizer, milestones, gamma: float = 0.1, last_epoch: int = -1) -> None:
-        self.milestones = {m: list(milestones).count(m) for m in sorted(milestones)}
+        self.milestones = Counter(milestones)
         self.gamma = gamma
         super().__init__(optimizer, last_epoch)
 
@@ -369,7 +370,6 @@ class CosineAnnealingWarmRestarts(LRScheduler):
         else:
             self._restart_at(epoch)
         self.last_epoch = math.floor(epoch)
-        self._step_count += 1
         self._get_lr_called_within_step = True
         try:
             values = self.get_lr()
@@ -433,8 +433,8 @@ class OneCycleLR(LRScheduler):
             raise ValueError(f"Expected float between 0 and 1 pct_start, but got {pct_start}")
         if anneal_strategy not in _ANNEALING:
             raise ValueError(f"anneal_strategy must be one of 'cos' or 'linear', instead got {anneal_strategy}")
-        self._anneal_func_type = anneal_strategy
         self._schedule_phases = _one_cycle_phases(self.total_steps, pct_start, three_phase)
+        self._anneal_func_type = anneal_strategy
         if last_epoch == -1:
             for peak, group in zip(_format_param("max_lr", optimizer, max_lr), optimizer.param_groups):
                 group["initial_lr"] = peak / div_factor
@@ -531,11 +531,8 @@ class CyclicLR(LRScheduler):
         if mode not in _CYCLIC_SCALES and scale_fn is None:
             raise ValueError("mode is invalid and scale_fn is None")
         self.mode, self.gamma = mode, gamma
-        if scale_fn is None:
-            make, self.scale_mode = _CYCLIC_SCALES[mode]
-            self._scale_fn = make(gamma)
-        else:
-            self._scale_fn, self.scale_mode = scale_fn, scale_mode
+        self._scale_fn_custom, self.scale_mode = scale_fn, scale_mode
+        self._init_scale_fn()
         self.cycle_momentum = cycle_momentum
         if cycle_momentum:
             self.use_beta1 = _momentum_kind(optimizer)
@@ -548,8 +545,13 @@ class CyclicLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
         self.base_lrs = base_lrs
 
+    def _init_scale_fn(self) -> None:
+        if self._scale_fn_custom is None:
+            make, self.scale_mode = _CYCLIC_SCALES[self.mode]
+            self._scale_fn = make(self.gamma)
+
     def scale_fn(self, x) -> float:
-        return self._scale_fn(x)
+        return (self._scale_fn if self._scale_fn_custom is None else self._scale_fn_custom)(x)
 
     def get_lr(self) -> list:
         self._warn_if_called_outside_step()
@@ -564,7 +566,21 @@ class CyclicLR(LRScheduler):
         return lrs
 
     def state_dict(self) -> dict:
-        return {key: value for key, value in self.__dict__.items() if key not in ("optimizer", "_scale_fn")}
+        """A custom scale_fn is saved as None (a function) or its __dict__ (a callable object), last."""
+        state = {key: value for key, value in self.__dict__.items()
+                 if key not in ("optimizer", "_scale_fn", "_scale_fn_custom")}
+        custom = self._scale_fn_custom
+        state["_scale_fn_custom"] = None if custom is None or isinstance(custom, types.FunctionType) else \
+            custom.__dict__.copy()
+        return state
+
+    def load_state_dict(self, state_dict: dict) -> None:
+        state_dict = dict(state_dict)
+        fields = state_dict.pop("_scale_fn_custom")
+        self.__dict__.update(state_dict)
+        if fields is not None:
+            self._scale_fn_custom.__dict__.update(fields)
+        self._init_scale_fn()
 
 
 class ReduceLROnPlateau(LRScheduler):
@@ -586,17 +602,22 @@ class ReduceLROnPlateau(LRScheduler):
             self.default_min_lr, self.min_lrs = None, list(min_lr)
         else:
             self.default_min_lr, self.min_lrs = min_lr, [min_lr] * count
-        self.patience, self.cooldown, self.cooldown_counter = patience, cooldown, 0
-        self.mode, self.threshold, self.threshold_mode = mode, threshold, threshold_mode
-        self.best = self.num_bad_epochs = self.mode_worse = None
-        self.eps, self.last_epoch = eps, 0
+        self.patience, self.cooldown, self.eps, self.last_epoch = patience, cooldown, eps, 0
         self._last_lr = self._current_lrs()
+        self._init_is_better(mode, threshold, threshold_mode)
+        self._reset()
+
+    def _init_is_better(self, mode: str, threshold: float, threshold_mode: str) -> None:
         if mode not in ("min", "max"):
             raise ValueError("mode " + mode + " is unknown!")
         if threshold_mode not in ("rel", "abs"):
             raise ValueError("threshold mode " + threshold_mode + " is unknown!")
         self.mode_worse = math.inf if mode == "min" else -math.inf
-        self._reset()
+        self.mode, self.threshold, self.threshold_mode = mode, threshold, threshold_mode
+
+    def load_state_dict(self, state_dict: dict) -> None:
+        self.__dict__.update(state_dict)
+        self._init_is_better(self.mode, self.threshold, self.threshold_mode)
 
     def _reset(self) -> None:
         self.best, self.cooldown_counter, self.num_bad_epochs = self.mode_worse, 0, 0
@@ -605,7 +626,7 @@ class ReduceLROnPlateau(LRScheduler):
     def in_cooldown(self) -> bool:
         return self.cooldown_counter > 0
 
-    def is_better(self, a: float, best: float) -> bool:
+    def _is_better(self, a: float, best: float) -> bool:
         rel = self.threshold_mode == "rel"
         if self.mode == "min":
             return a < best * (1.0 - self.threshold) if rel else a < best - self.threshold
@@ -618,7 +639,7 @@ class ReduceLROnPlateau(LRScheduler):
         else:
             warnings.warn(EPOCH_DEPRECATION_WARNING, UserWarning, stacklevel=2)
         self.last_epoch = epoch
-        if self.is_better(current, self.best):
+        if self._is_better(current, self.best):
             self.best, self.num_bad_epochs = current, 0
         else:
             self.num_bad_epochs += 1

@@ -7,8 +7,9 @@ PyTorch's in-place updates do).
 """
 from __future__ import annotations
 
+import functools
 import warnings
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
 from copy import deepcopy
 from itertools import chain
 from typing import Any, Callable, Iterable
@@ -18,6 +19,53 @@ from ..autograd import grad_mode
 from ..ops.registry import Op
 from ..tensor import dtypes, factories
 from ..tensor.tensor import Tensor
+from ..utils.hooks import RemovableHandle
+
+_global_optimizer_pre_hooks: OrderedDict = OrderedDict()
+_global_optimizer_post_hooks: OrderedDict = OrderedDict()
+
+
+def _register(hooks: OrderedDict, hook: Callable, prepend: bool = False) -> RemovableHandle:
+    handle = RemovableHandle(hooks)
+    hooks[handle.id] = hook
+    if prepend:
+        hooks.move_to_end(handle.id, last=False)
+    return handle
+
+
+def register_optimizer_step_pre_hook(hook: Callable) -> RemovableHandle:
+    """`hook(optimizer, args, kwargs)` runs before every optimizer's step; it may return new (args, kwargs)."""
+    return _register(_global_optimizer_pre_hooks, hook)
+
+
+def register_optimizer_step_post_hook(hook: Callable) -> RemovableHandle:
+    """`hook(optimizer, args, kwargs)` runs after every optimizer's step."""
+    return _register(_global_optimizer_post_hooks, hook)
+
+
+def _replaced(state_dict: dict, hook_result: dict | None) -> dict:
+    return state_dict if hook_result is None else hook_result
+
+
+def _hooked_step(step: Callable) -> Callable:
+    """`step` between the global and the optimizer's own step hooks (pre: global first; post: own first)."""
+    @functools.wraps(step)
+    def wrapper(*args, **kwargs):
+        optimizer = args[0]
+        for hook in chain(_global_optimizer_pre_hooks.values(), optimizer._optimizer_step_pre_hooks.values()):
+            result = hook(optimizer, args, kwargs)
+            if result is not None:
+                if not (isinstance(result, tuple) and len(result) == 2):
+                    raise RuntimeError(f"{step} must return None or a tuple of (new_args, new_kwargs), but got "
+                                       f"{result}.")
+                args, kwargs = result
+        out = step(*args, **kwargs)
+        for hook in chain(optimizer._optimizer_step_post_hooks.values(), _global_optimizer_post_hooks.values()):
+            hook(optimizer, args, kwargs)
+        return out
+
+    wrapper.hooked = True
+    return wrapper
 
 
 def _typename(value: Any) -> str:
@@ -35,6 +83,14 @@ class Optimizer:
         self.state: defaultdict = defaultdict(dict)
         self.param_groups: list[dict] = []
         self._lr_tensors: dict = {}
+        self._optimizer_step_pre_hooks: OrderedDict = OrderedDict()
+        self._optimizer_step_post_hooks: OrderedDict = OrderedDict()
+        self._optimizer_state_dict_pre_hooks: OrderedDict = OrderedDict()
+        self._optimizer_state_dict_post_hooks: OrderedDict = OrderedDict()
+        self._optimizer_load_state_dict_pre_hooks: OrderedDict = OrderedDict()
+        self._optimizer_load_state_dict_post_hooks: OrderedDict = OrderedDict()
+        if not getattr(type(self).step, "hooked", False):
+            type(self).step = _hooked_step(type(self).step)
         if isinstance(params, Tensor):
             raise TypeError("params argument given to the optimizer should be an iterable of Tensors or dicts, but "
                             "got " + _typename(params))
@@ -137,9 +193,36 @@ class Optimizer:
                         grad.requires_grad_(False)
                     grad.zero_()
 
+    # ----- hooks --------------------------------------------------------------------------------
+    def register_step_pre_hook(self, hook: Callable) -> RemovableHandle:
+        """`hook(optimizer, args, kwargs)` runs before this optimizer's step; it may return new (args, kwargs)."""
+        return _register(self._optimizer_step_pre_hooks, hook)
+
+    def register_step_post_hook(self, hook: Callable) -> RemovableHandle:
+        """`hook(optimizer, args, kwargs)` runs after this optimizer's step."""
+        return _register(self._optimizer_step_post_hooks, hook)
+
+    def register_state_dict_pre_hook(self, hook: Callable, prepend: bool = False) -> RemovableHandle:
+        """`hook(optimizer)` runs before state_dict() builds its result."""
+        return _register(self._optimizer_state_dict_pre_hooks, hook, prepend)
+
+    def register_state_dict_post_hook(self, hook: Callable, prepend: bool = False) -> RemovableHandle:
+        """`hook(optimizer, state_dict)` runs on state_dict()'s result; a returned dict replaces it."""
+        return _register(self._optimizer_state_dict_post_hooks, hook, prepend)
+
+    def register_load_state_dict_pre_hook(self, hook: Callable, prepend: bool = False) -> RemovableHandle:
+        """`hook(optimizer, state_dict)` runs before load_state_dict(); a returned dict is loaded instead."""
+        return _register(self._optimizer_load_state_dict_pre_hooks, hook, prepend)
+
+    def register_load_state_dict_post_hook(self, hook: Callable, prepend: bool = False) -> RemovableHandle:
+        """`hook(optimizer)` runs after load_state_dict()."""
+        return _register(self._optimizer_load_state_dict_post_hooks, hook, prepend)
+
     # ----- state_dict ---------------------------------------------------------------------------
     def state_dict(self) -> dict:
         """{'state': {index: {...}}, 'param_groups': [{..., 'params': [indices]}]}, indices in group order."""
+        for hook in self._optimizer_state_dict_pre_hooks.values():
+            hook(self)
         mapping: dict = {}
         groups = []
         for group in self.param_groups:
@@ -149,9 +232,15 @@ class Optimizer:
             packed["params"] = [mapping[id(p)] for p in group["params"]]
             groups.append(packed)
         state = {(mapping[id(k)] if isinstance(k, Tensor) else k): v for k, v in self.state.items()}
-        return {"state": state, "param_groups": groups}
+        result = {"state": state, "param_groups": groups}
+        for hook in self._optimizer_state_dict_post_hooks.values():
+            result = _replaced(result, hook(self, result))
+        return result
 
     def load_state_dict(self, state_dict: dict) -> None:
+        state_dict = state_dict.copy()
+        for hook in self._optimizer_load_state_dict_pre_hooks.values():
+            state_dict = _replaced(state_dict, hook(self, state_dict))
         saved_groups = deepcopy(state_dict["param_groups"])
         if len(self.param_groups) != len(saved_groups):
             raise ValueError("loaded state dict has a different number of parameter groups")
@@ -171,6 +260,8 @@ class Optimizer:
             saved["params"] = group["params"]
         self.state = state
         self.param_groups = saved_groups
+        for hook in self._optimizer_load_state_dict_post_hooks.values():
+            hook(self)
 
     def __repr__(self) -> str:
         text = type(self).__name__ + " ("

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+import warnings
 
 from ... import dispatch
 from ...amp.autocast_mode import cast_inputs
@@ -54,6 +55,16 @@ def _additive_mask(mask: Tensor | None, name: str, dtype: dtypes.dtype) -> Tenso
     return mask
 
 
+def canonical_masks(padding: Tensor | None, padding_name: str, mask: Tensor | None, mask_name: str,
+                    dtype: dtypes.dtype) -> tuple:
+    """(padding, mask) as additive float masks; like PyTorch, warns when both are given with different dtypes."""
+    additive_padding = _additive_mask(padding, padding_name, dtype)
+    if padding is not None and mask is not None and padding.dtype != mask.dtype:
+        warnings.warn(f"Support for mismatched {padding_name} and {mask_name} is deprecated. Use same type for "
+                      "both instead.", stacklevel=2)
+    return additive_padding, _additive_mask(mask, mask_name, dtype)
+
+
 def _in_projection(query, key, value, in_proj_weight, in_proj_bias, separate: tuple | None):
     """q, k, v projections from the packed (3E, E) weight, or from three separate weights."""
     if separate is not None:
@@ -64,6 +75,52 @@ def _in_projection(query, key, value, in_proj_weight, in_proj_bias, separate: tu
     weights = in_proj_weight.chunk(3)
     biases = (None,) * 3 if in_proj_bias is None else in_proj_bias.chunk(3)
     return tuple(linear(x, w, b) for x, w, b in zip((query, key, value), weights, biases))
+
+
+def _check_ranks(query: Tensor, key: Tensor, value: Tensor, key_padding_mask: Tensor | None,
+                 attn_mask: Tensor | None, num_heads: int) -> None:
+    """PyTorch's checks of the ranks of the inputs and masks, batched (3-D query) or not (2-D)."""
+    if query.ndim not in (2, 3):
+        raise AssertionError(f"query should be unbatched 2D or batched 3D tensor but received {query.ndim}-D query "
+                             "tensor")
+    kind = "batched (3-D)" if query.ndim == 3 else "unbatched (2-D)"
+    if key.ndim != query.ndim or value.ndim != query.ndim:
+        raise AssertionError(f"For {kind} `query`, expected `key` and `value` to be {query.ndim}-D but found "
+                             f"{key.ndim}-D and {value.ndim}-D tensors respectively")
+    if key_padding_mask is not None and key_padding_mask.ndim != query.ndim - 1:
+        raise AssertionError(f"For {kind} `query`, expected `key_padding_mask` to be `None` or {query.ndim - 1}-D "
+                             f"but found {key_padding_mask.ndim}-D tensor instead")
+    if attn_mask is not None and attn_mask.ndim not in (2, 3):
+        raise AssertionError(f"For {kind} `query`, expected `attn_mask` to be `None`, 2-D or 3-D but found "
+                             f"{attn_mask.ndim}-D tensor instead")
+    if query.ndim == 2 and attn_mask is not None and attn_mask.ndim == 3:
+        expected = (num_heads, query.shape[0], key.shape[0])
+        if tuple(attn_mask.shape) != expected:
+            raise AssertionError(f"Expected `attn_mask` shape to be {expected} but got {attn_mask.shape}")
+
+
+def _batched_attn_mask(attn_mask: Tensor | None, heads: int, length: int, source: int) -> Tensor | None:
+    """The attention mask as (1 or batch * heads, L, S), after checking its shape."""
+    if attn_mask is None:
+        return None
+    if attn_mask.ndim == 2:
+        if tuple(attn_mask.shape) != (length, source):
+            raise RuntimeError(f"The shape of the 2D attn_mask is {attn_mask.shape}, but should be "
+                               f"{(length, source)}.")
+        return attn_mask.unsqueeze(0)
+    if attn_mask.ndim == 3:
+        if tuple(attn_mask.shape) != (heads, length, source):
+            raise RuntimeError(f"The shape of the 3D attn_mask is {attn_mask.shape}, but should be "
+                               f"{(heads, length, source)}.")
+        return attn_mask
+    raise RuntimeError(f"attn_mask's dimension {attn_mask.ndim} is not supported")
+
+
+def _check_padding_mask(key_padding_mask: Tensor, batch: int, source: int) -> None:
+    for dim, size in enumerate((batch, source)):
+        if key_padding_mask.shape[dim] != size:
+            raise AssertionError(f"Expected key_padded_mask.shape[{dim}] to be {size}, but got "
+                                 f"{key_padding_mask.shape[dim]}")
 
 
 def multi_head_attention_forward(query: Tensor, key: Tensor, value: Tensor, embed_dim_to_check: int, num_heads: int,
@@ -82,6 +139,7 @@ def multi_head_attention_forward(query: Tensor, key: Tensor, value: Tensor, embe
     if is_causal and attn_mask is None:
         raise RuntimeError("Need attn_mask if specifying the is_causal hint. You may use the Transformer module "
                            "method `generate_square_subsequent_mask` to create this mask.")
+    _check_ranks(query, key, value, key_padding_mask, attn_mask, num_heads)
     batched = query.ndim == 3
     if not batched:
         query, key, value = query.unsqueeze(1), key.unsqueeze(1), value.unsqueeze(1)
@@ -90,12 +148,17 @@ def multi_head_attention_forward(query: Tensor, key: Tensor, value: Tensor, embe
     if embed_dim != embed_dim_to_check:
         raise AssertionError(f"was expecting embedding dimension of {embed_dim_to_check}, but got {embed_dim}")
     head_dim = embed_dim // num_heads
+    if head_dim * num_heads != embed_dim:
+        raise AssertionError(f"embed_dim {embed_dim} not divisible by num_heads {num_heads}")
+    if use_separate_proj_weight and key.shape[:2] != value.shape[:2]:
+        raise AssertionError(f"key's sequence and batch dims {key.shape[:2]} do not match value's {value.shape[:2]}")
+    if not use_separate_proj_weight and key.shape != value.shape:
+        raise AssertionError(f"key shape {key.shape} does not match value shape {value.shape}")
     separate = (q_proj_weight, k_proj_weight, v_proj_weight) if use_separate_proj_weight else None
     q, k, v = _in_projection(query, key, value, in_proj_weight, in_proj_bias, separate)
-    attn_mask = _additive_mask(attn_mask, "attn_mask", q.dtype)
-    key_padding_mask = _additive_mask(key_padding_mask, "key_padding_mask", q.dtype)
-    if attn_mask is not None and attn_mask.ndim == 2:
-        attn_mask = attn_mask.unsqueeze(0)
+    key_padding_mask, attn_mask = canonical_masks(key_padding_mask, "key_padding_mask", attn_mask, "attn_mask",
+                                                  query.dtype)
+    attn_mask = _batched_attn_mask(attn_mask, batch * num_heads, length, key.shape[0])
     if bias_k is not None and bias_v is not None:
         k = functions.cat([k, bias_k.repeat(1, batch, 1)])
         v = functions.cat([v, bias_v.repeat(1, batch, 1)])
@@ -112,6 +175,7 @@ def multi_head_attention_forward(query: Tensor, key: Tensor, value: Tensor, embe
         key_padding_mask = None if key_padding_mask is None else pad(key_padding_mask, (0, 1))
     source = k.shape[1]
     if key_padding_mask is not None:
+        _check_padding_mask(key_padding_mask, batch, source)
         padding = key_padding_mask.reshape(batch, 1, 1, source).expand(-1, num_heads, -1, -1).reshape(
             heads, 1, source)
         attn_mask = padding if attn_mask is None else attn_mask + padding

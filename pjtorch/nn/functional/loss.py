@@ -9,6 +9,7 @@ import numpy as np
 from ... import dispatch
 from ...amp.autocast_mode import cast_inputs
 from ...ops import nn as nn_ops
+from ...ops.pointwise import broadcast_shapes
 from ...tensor import dtypes, functions
 from ...tensor.tensor import Tensor
 from .._utils import legacy_reduction, static
@@ -24,10 +25,12 @@ def _reduction(size_average, reduce, reduction: str) -> str:
 
 
 def _warn_if_broadcast(input: Tensor, target: Tensor) -> None:
+    """PyTorch's warning for a target of another size, then its error where the two do not broadcast."""
     if target.shape != input.shape:
         warnings.warn(f"Using a target size ({target.shape}) that is different to the input size ({input.shape}). "
                       "This will likely lead to incorrect results due to broadcasting. Please ensure they have the "
                       "same size.", stacklevel=3)
+        broadcast_shapes(tuple(input.shape), tuple(target.shape))
 
 
 def mse_loss(input: Tensor, target: Tensor, size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
@@ -161,7 +164,8 @@ def kl_div(input: Tensor, target: Tensor, size_average=None, reduce=None, reduct
     if reduction == "mean":
         warnings.warn("reduction: 'mean' divides the total loss by both the batch size and the support size."
                       "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
-                      "'mean' will be changed to behave the same as 'batchmean' in the next major release.")
+                      "'mean' will be changed to behave the same as 'batchmean' in the next major release.",
+                      stacklevel=2)
     if log_target:
         loss = functions.UNARY_FUNCTIONS["exp"](target) * (target - input)
     else:

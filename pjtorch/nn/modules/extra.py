@@ -3,6 +3,8 @@ PixelShuffle, Upsample, transposed convolutions, Unfold/Fold, adaptive max pooli
 each with PyTorch's repr, parameters and initialisation."""
 from __future__ import annotations
 
+import warnings
+
 from ...tensor import factories
 from ...tensor.tensor import Tensor
 from .. import functional as F, init
@@ -136,13 +138,14 @@ class _InstanceNorm(Module):
     _spatial = 1
 
     def __init__(self, num_features: int, eps: float = 1e-5, momentum: float = 0.1, affine: bool = False,
-                 track_running_stats: bool = False, device=None, dtype=None) -> None:
+                 track_running_stats: bool = False, device=None, dtype=None, *, bias: bool = True) -> None:
         super().__init__()
         self.num_features, self.eps, self.momentum = num_features, eps, momentum
         self.affine, self.track_running_stats = affine, track_running_stats
         if affine:
             self.weight = Parameter(factories.empty(num_features, device=device, dtype=dtype))
-            self.bias = Parameter(factories.empty(num_features, device=device, dtype=dtype))
+            self.register_parameter("bias", Parameter(factories.empty(num_features, device=device, dtype=dtype))
+                                    if bias else None)
         else:
             self.register_parameter("weight", None)
             self.register_parameter("bias", None)
@@ -159,12 +162,25 @@ class _InstanceNorm(Module):
     def reset_parameters(self) -> None:
         if self.affine:
             init.ones_(self.weight)
-            init.zeros_(self.bias)
+            if self.bias is not None:
+                init.zeros_(self.bias)
+
+    def _check_features(self, input: Tensor) -> None:
+        """A channel count other than num_features is an error with affine weights, else a warning."""
+        feature_dim = input.ndim - self._spatial - 1
+        if input.shape[feature_dim] == self.num_features:
+            return
+        if self.affine:
+            raise ValueError(f"expected input's size at dim={feature_dim} to match num_features ({self.num_features}), "
+                             f"but got: {input.shape[feature_dim]}.")
+        warnings.warn(f"input's size at dim={feature_dim} does not match num_features. You can silence this warning "
+                      "by not passing in num_features, which is not used because affine=False", stacklevel=3)
 
     def forward(self, input: Tensor) -> Tensor:
         batched = self._spatial + 2
         if input.ndim not in (batched - 1, batched):
             raise ValueError(f"expected {batched - 1}D or {batched}D input (got {input.ndim}D input)")
+        self._check_features(input)
         unbatched = input.ndim == batched - 1
         if unbatched:
             input = input.unsqueeze(0)

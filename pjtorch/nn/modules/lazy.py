@@ -10,10 +10,12 @@ from ...tensor.tensor import Tensor
 from ..parameter import UninitializedBuffer, UninitializedParameter, is_lazy
 from .batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d
 from .conv import Conv1d, Conv2d, Conv3d
+from .extra import ConvTranspose1d, ConvTranspose2d, ConvTranspose3d, InstanceNorm1d, InstanceNorm2d, InstanceNorm3d
 from .linear import Linear
 
 __all__ = ["LazyBatchNorm1d", "LazyBatchNorm2d", "LazyBatchNorm3d", "LazyConv1d", "LazyConv2d", "LazyConv3d",
-           "LazyLinear", "LazyModuleMixin"]
+           "LazyConvTranspose1d", "LazyConvTranspose2d", "LazyConvTranspose3d", "LazyInstanceNorm1d",
+           "LazyInstanceNorm2d", "LazyInstanceNorm3d", "LazyLinear", "LazyModuleMixin"]
 
 
 class LazyModuleMixin:
@@ -91,6 +93,9 @@ class _LazyConvNd(LazyModuleMixin):
     def __init__(self, out_channels: int, kernel_size, stride=1, padding=0, dilation=1, groups: int = 1,
                  bias: bool = True, padding_mode: str = "zeros", device=None, dtype=None) -> None:
         super().__init__(0, 0, kernel_size, stride, padding, dilation, groups, False, padding_mode)
+        self._placeholders(out_channels, bias, device, dtype)
+
+    def _placeholders(self, out_channels: int, bias: bool, device, dtype) -> None:
         self.weight = UninitializedParameter(device=device, dtype=dtype)
         self.out_channels = out_channels
         if bias:
@@ -102,7 +107,9 @@ class _LazyConvNd(LazyModuleMixin):
             if self.in_channels % self.groups != 0:
                 raise ValueError("in_channels must be divisible by groups")
             with grad_mode.no_grad():
-                self.weight.materialize((self.out_channels, self.in_channels // self.groups, *self.kernel_size))
+                channels = (self.in_channels, self.out_channels // self.groups) if self.transposed else \
+                    (self.out_channels, self.in_channels // self.groups)
+                self.weight.materialize((*channels, *self.kernel_size))
                 if self.bias is not None:
                     self.bias.materialize((self.out_channels,))
                 self.reset_parameters()
@@ -120,18 +127,39 @@ class LazyConv3d(_LazyConvNd, Conv3d):
     cls_to_become = Conv3d
 
 
+class _LazyConvTransposeNd(_LazyConvNd):
+    def __init__(self, out_channels: int, kernel_size, stride=1, padding=0, output_padding=0, groups: int = 1,
+                 bias: bool = True, dilation=1, padding_mode: str = "zeros", device=None, dtype=None) -> None:
+        super(_LazyConvNd, self).__init__(0, 0, kernel_size, stride, padding, output_padding, groups, False,
+                                          dilation, padding_mode)
+        self._placeholders(out_channels, bias, device, dtype)
+
+
+class LazyConvTranspose1d(_LazyConvTransposeNd, ConvTranspose1d):
+    cls_to_become = ConvTranspose1d
+
+
+class LazyConvTranspose2d(_LazyConvTransposeNd, ConvTranspose2d):
+    cls_to_become = ConvTranspose2d
+
+
+class LazyConvTranspose3d(_LazyConvTransposeNd, ConvTranspose3d):
+    cls_to_become = ConvTranspose3d
+
+
 class _LazyNormBase(LazyModuleMixin):
     """num_features is read from the input's dim 1."""
 
     _size_attr = "num_features"
 
     def __init__(self, eps: float = 1e-5, momentum: float | None = 0.1, affine: bool = True,
-                 track_running_stats: bool = True, device=None, dtype=None) -> None:
-        super().__init__(0, eps, momentum, False, False)
+                 track_running_stats: bool = True, device=None, dtype=None, *, bias: bool = True) -> None:
+        super().__init__(0, eps, momentum, False, False, bias=False)
         self.affine, self.track_running_stats = affine, track_running_stats
         if affine:
             self.weight = UninitializedParameter(device=device, dtype=dtype)
-            self.bias = UninitializedParameter(device=device, dtype=dtype)
+            if bias:
+                self.bias = UninitializedParameter(device=device, dtype=dtype)
         if track_running_stats:
             self.running_mean = UninitializedBuffer(device=device, dtype=dtype)
             self.running_var = UninitializedBuffer(device=device, dtype=dtype)
@@ -142,7 +170,7 @@ class _LazyNormBase(LazyModuleMixin):
             self.num_features = input.shape[1]
             with grad_mode.no_grad():
                 for name in ("weight", "bias", "running_mean", "running_var"):
-                    if is_lazy(getattr(self, name)):
+                    if getattr(self, name) is not None and is_lazy(getattr(self, name)):
                         getattr(self, name).materialize((self.num_features,))
                 self.reset_parameters()
 
@@ -157,3 +185,15 @@ class LazyBatchNorm2d(_LazyNormBase, BatchNorm2d):
 
 class LazyBatchNorm3d(_LazyNormBase, BatchNorm3d):
     cls_to_become = BatchNorm3d
+
+
+class LazyInstanceNorm1d(_LazyNormBase, InstanceNorm1d):
+    cls_to_become = InstanceNorm1d
+
+
+class LazyInstanceNorm2d(_LazyNormBase, InstanceNorm2d):
+    cls_to_become = InstanceNorm2d
+
+
+class LazyInstanceNorm3d(_LazyNormBase, InstanceNorm3d):
+    cls_to_become = InstanceNorm3d

@@ -6,12 +6,13 @@ module with no hooks is one attribute check and a call to `forward`.
 """
 from __future__ import annotations
 
+import functools
 import itertools
 from collections import OrderedDict, namedtuple
 from typing import Any, Callable, Iterator, Mapping
 
 from ...autograd import grad_mode
-from ...tensor import dtypes
+from ...tensor import dtypes, factories
 from ...tensor.device import device as Device
 from ...tensor.tensor import Tensor
 from ...utils.hooks import BackwardHook, RemovableHandle
@@ -25,6 +26,22 @@ def typename(value: Any) -> str:
     kind = type(value)
     module = "" if kind.__module__ in ("builtins", "__builtin__", None) else kind.__module__ + "."
     return module + kind.__qualname__
+
+
+_global_forward_pre_hooks: OrderedDict = OrderedDict()
+_global_forward_hooks: OrderedDict = OrderedDict()
+_global_forward_hooks_with_kwargs: dict = {}
+
+
+def register_module_forward_pre_hook(hook: Callable) -> RemovableHandle:
+    """`hook(module, args)` runs before every module's forward (before the module's own pre-hooks)."""
+    return Module._register_hook(_global_forward_pre_hooks, {}, hook, False, False)
+
+
+def register_module_forward_hook(hook: Callable, *, with_kwargs: bool = False,
+                                 always_call: bool = False) -> RemovableHandle:
+    """`hook(module, args, output)` (or `(module, args, kwargs, output)`) runs after every module's forward."""
+    return Module._register_hook(_global_forward_hooks, _global_forward_hooks_with_kwargs, hook, False, with_kwargs)
 
 
 class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
@@ -70,20 +87,25 @@ class Module:
         setattr_(self, "_forward_hooks_with_kwargs", {})
         setattr_(self, "_forward_pre_hooks", OrderedDict())
         setattr_(self, "_forward_pre_hooks_with_kwargs", {})
+        setattr_(self, "_state_dict_pre_hooks", OrderedDict())
+        setattr_(self, "_state_dict_hooks", OrderedDict())
+        setattr_(self, "_load_state_dict_pre_hooks", OrderedDict())
+        setattr_(self, "_load_state_dict_post_hooks", OrderedDict())
 
     def forward(self, *args, **kwargs):
         raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required "forward" function')
 
     # ----- calling ------------------------------------------------------------------------------
     def __call__(self, *args, **kwargs):
-        if not (self._forward_hooks or self._forward_pre_hooks or self._backward_hooks or self._backward_pre_hooks):
+        if not (self._forward_hooks or self._forward_pre_hooks or self._backward_hooks or self._backward_pre_hooks
+                or _global_forward_pre_hooks or _global_forward_hooks):
             return self.forward(*args, **kwargs)
         return self._call_with_hooks(args, kwargs)
 
     def _call_with_hooks(self, args: tuple, kwargs: dict):
         """PyTorch's order: forward pre-hooks, backward hooks on the inputs, forward, forward hooks, backward hooks
         on the outputs."""
-        for hook_id, hook in list(self._forward_pre_hooks.items()):
+        for hook_id, hook in [*_global_forward_pre_hooks.items(), *self._forward_pre_hooks.items()]:
             if hook_id in self._forward_pre_hooks_with_kwargs:
                 result = hook(self, args, kwargs)
                 if result is not None:
@@ -101,8 +123,8 @@ class Module:
                                          list(self._backward_pre_hooks.values()))
             args = backward_hook.setup_input_hook(args)
         output = self.forward(*args, **kwargs)
-        for hook_id, hook in list(self._forward_hooks.items()):
-            if hook_id in self._forward_hooks_with_kwargs:
+        for hook_id, hook in [*_global_forward_hooks.items(), *self._forward_hooks.items()]:
+            if hook_id in self._forward_hooks_with_kwargs or hook_id in _global_forward_hooks_with_kwargs:
                 result = hook(self, args, kwargs, output)
             else:
                 result = hook(self, args, output)
@@ -376,9 +398,9 @@ class Module:
         fn(self)
         return self
 
-    def _apply(self, convert: Callable[[Tensor], Tensor]) -> "Module":
+    def _apply(self, convert: Callable[[Tensor], Tensor], recurse: bool = True) -> "Module":
         """Converts every parameter and buffer, keeping each Parameter object (optimizers hold them)."""
-        for module in self.children():
+        for module in self.children() if recurse else ():
             module._apply(convert)
         for param in self._parameters.values():
             if param is None:
@@ -422,6 +444,18 @@ class Module:
     def bfloat16(self) -> "Module":
         return self._cast_floating(dtypes.bfloat16)
 
+    def type(self, dst_type) -> "Module":
+        """Every parameter and buffer cast to `dst_type`."""
+        return self._apply(lambda t: t.type(dst_type))
+
+    def to_empty(self, *, device, recurse: bool = True) -> "Module":
+        """Parameters and buffers replaced by uninitialised tensors of the same shapes on `device`."""
+        return self._apply(lambda t: factories.empty_like(t, device=device), recurse=recurse)
+
+    def share_memory(self) -> "Module":
+        """Nothing to move: pjtorch's DataLoader workers run in this process, so tensors are already shared."""
+        return self
+
     def cpu(self) -> "Module":
         return self._apply(lambda t: t.cpu())
 
@@ -435,13 +469,49 @@ class Module:
         if destination is None:
             destination = OrderedDict()
             destination._metadata = OrderedDict()
+        local_metadata = {"version": self._version}
         if hasattr(destination, "_metadata"):
-            destination._metadata[prefix[:-1]] = {"version": self._version}
+            destination._metadata[prefix[:-1]] = local_metadata
+        for hook in self._state_dict_pre_hooks.values():
+            hook(self, prefix, keep_vars)
         self._save_to_state_dict(destination, prefix, keep_vars)
         for name, module in self._modules.items():
             if module is not None:
                 module.state_dict(destination=destination, prefix=prefix + name + ".", keep_vars=keep_vars)
+        for hook in self._state_dict_hooks.values():
+            result = hook(self, destination, prefix, local_metadata)
+            destination = destination if result is None else result
         return destination
+
+    def register_state_dict_pre_hook(self, hook: Callable) -> RemovableHandle:
+        """`hook(module, prefix, keep_vars)` runs before state_dict() saves this module's entries."""
+        return self._register_hook(self._state_dict_pre_hooks, {}, hook, False, False)
+
+    def register_state_dict_post_hook(self, hook: Callable) -> RemovableHandle:
+        """`hook(module, state_dict, prefix, local_metadata)` runs once this module and its children are saved; it
+        may change state_dict in place but must return None."""
+        def checked(module: Module, state_dict: dict, prefix: str, local_metadata: dict) -> None:
+            if hook(module, state_dict, prefix, local_metadata) is not None:
+                raise RuntimeError("state_dict post-hook must return None")
+        return self._register_hook(self._state_dict_hooks, {}, checked, False, False)
+
+    def _register_state_dict_hook(self, hook: Callable) -> RemovableHandle:
+        """The older post-hook: a returned mapping replaces the state_dict."""
+        return self._register_hook(self._state_dict_hooks, {}, hook, False, False)
+
+    def register_load_state_dict_pre_hook(self, hook: Callable) -> RemovableHandle:
+        """`hook(module, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys, error_msgs)`
+        runs before this module loads its entries."""
+        return self._register_load_state_dict_pre_hook(hook, with_module=True)
+
+    def _register_load_state_dict_pre_hook(self, hook: Callable, with_module: bool = False) -> RemovableHandle:
+        return self._register_hook(self._load_state_dict_pre_hooks, {},
+                                   functools.partial(hook, self) if with_module else hook, False, False)
+
+    def register_load_state_dict_post_hook(self, hook: Callable) -> RemovableHandle:
+        """`hook(module, incompatible_keys)` runs once this module and its children are loaded; it may edit the
+        missing and unexpected key lists in place before strict loading checks them."""
+        return self._register_hook(self._load_state_dict_post_hooks, {}, hook, False, False)
 
     def _save_to_state_dict(self, destination: dict, prefix: str, keep_vars: bool) -> None:
         for name, param in self._parameters.items():
@@ -468,6 +538,11 @@ class Module:
                 if child is not None:
                     child_prefix = prefix + name + "."
                     load(child, {k: v for k, v in local.items() if k.startswith(child_prefix)}, child_prefix)
+            for hook in module._load_state_dict_post_hooks.values():
+                if hook(module, _IncompatibleKeys(missing, unexpected)) is not None:
+                    raise AssertionError("Hooks registered with ``register_load_state_dict_post_hook`` are not "
+                                         "expected to return new values, if incompatible_keys need to be modified, "
+                                         "it should be done inplace.")
 
         load(self, OrderedDict(state_dict), "")
         if strict:
@@ -483,6 +558,8 @@ class Module:
 
     def _load_from_state_dict(self, state_dict: dict, prefix: str, local_metadata: dict, strict: bool,
                               missing_keys: list, unexpected_keys: list, error_msgs: list) -> None:
+        for hook in self._load_state_dict_pre_hooks.values():
+            hook(state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys, error_msgs)
         persistent = {k: v for k, v in self._buffers.items() if k not in self._non_persistent_buffers_set}
         local_state = {k: v for k, v in itertools.chain(self._parameters.items(), persistent.items())
                        if v is not None}

@@ -9,6 +9,7 @@ from typing import Callable
 from ...tensor import dtypes, factories
 from ...tensor.tensor import Tensor
 from .. import functional as F, init
+from ..functional.attention import canonical_masks
 from .activation import MultiheadAttention
 from .container import ModuleList
 from .dropout import Dropout
@@ -79,6 +80,8 @@ class TransformerEncoderLayer(_FeedForwardLayer):
 
     def forward(self, src: Tensor, src_mask: Tensor | None = None, src_key_padding_mask: Tensor | None = None,
                 is_causal: bool = False) -> Tensor:
+        src_key_padding_mask, src_mask = canonical_masks(src_key_padding_mask, "src_key_padding_mask", src_mask,
+                                                         "src_mask", src.dtype)
         x = src
         if self.norm_first:
             x = x + self._sa_block(self.norm1(x), src_mask, src_key_padding_mask, is_causal)
@@ -158,11 +161,14 @@ class TransformerEncoder(Module):
         self.mask_check = mask_check
         reason = _why_not_fast_path(encoder_layer)
         if enable_nested_tensor and reason:
-            warnings.warn(f"enable_nested_tensor is True, but self.use_nested_tensor is False because {reason}")
+            warnings.warn(f"enable_nested_tensor is True, but self.use_nested_tensor is False because {reason}",
+                          stacklevel=2)
             self.use_nested_tensor = False
 
     def forward(self, src: Tensor, mask: Tensor | None = None, src_key_padding_mask: Tensor | None = None,
                 is_causal: bool | None = None) -> Tensor:
+        src_key_padding_mask, mask = canonical_masks(src_key_padding_mask, "src_key_padding_mask", mask, "mask",
+                                                     src.dtype)
         first = self.layers[0] if len(self.layers) else None
         batch_first = bool(first is not None and getattr(first.self_attn, "batch_first", False))
         seq_len = src.shape[1 if batch_first and src.ndim == 3 else 0]

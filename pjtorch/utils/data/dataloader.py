@@ -15,10 +15,12 @@ import copy
 import dataclasses
 import random as python_random
 import threading
+import warnings
 from typing import Callable, Iterator
 
 import numpy as np
 
+from ... import cuda
 from ...tensor import dtypes, factories, random
 from .collate import default_collate, default_convert
 from .dataset import Dataset, IterableDataset, Subset, TensorDataset
@@ -47,6 +49,7 @@ class DataLoader:
         if persistent_workers and num_workers == 0:
             raise ValueError("persistent_workers option needs num_workers > 0")
         self.dataset, self.num_workers, self.pin_memory, self.timeout = dataset, num_workers, pin_memory, timeout
+        self.pin_memory_device = pin_memory_device
         self.worker_init_fn, self.generator, self.prefetch_factor = worker_init_fn, generator, prefetch_factor
         self.persistent_workers, self._persistent = persistent_workers, None
         self._iterable = isinstance(dataset, IterableDataset)
@@ -76,6 +79,7 @@ class DataLoader:
         self.collate_fn = collate_fn or (default_collate if self._auto_collation else default_convert)
 
     def __iter__(self) -> Iterator:
+        self._warn_about_pinning()
         if self.num_workers:
             return self._iterate_workers(self._workers())
         if self._iterable:
@@ -83,6 +87,15 @@ class DataLoader:
         if self.batch_sampler is None:
             return (self.collate_fn(self.dataset[index]) for index in self.sampler)
         return (self._fetch(self.dataset, indices) for indices in self.batch_sampler)
+
+    def _warn_about_pinning(self) -> None:
+        """PyTorch's warnings, each time an iterator starts, for pin_memory options it cannot honour."""
+        if self.pin_memory and self.pin_memory_device:
+            warnings.warn("pin_memory_device is deprecated, the current accelerator will be used as the device,"
+                          f"ignore pin_memory_device='{self.pin_memory_device}'.", stacklevel=3)
+        if self.pin_memory and not cuda.is_available():
+            warnings.warn("'pin_memory' argument is set as true but no accelerator is found, then device pinned "
+                          "memory won't be used.", stacklevel=3)
 
     def _fetch(self, dataset, indices: list):
         if self.collate_fn is default_collate:

@@ -1,4 +1,5 @@
-"""Datasets: the map-style and iterable protocols, TensorDataset, Subset, ConcatDataset, random_split."""
+"""Datasets: the map-style and iterable protocols, TensorDataset, StackDataset, Subset, ConcatDataset,
+ChainDataset, random_split."""
 from __future__ import annotations
 
 import bisect
@@ -26,6 +27,9 @@ class IterableDataset(Dataset):
     def __iter__(self) -> Iterator:
         raise NotImplementedError("Subclasses of IterableDataset should implement __iter__.")
 
+    def __add__(self, other: Dataset) -> "ChainDataset":
+        return ChainDataset([self, other])
+
 
 class TensorDataset(Dataset):
     """Sample i is (t[i] for each tensor); all tensors share their first dimension."""
@@ -40,6 +44,30 @@ class TensorDataset(Dataset):
 
     def __len__(self) -> int:
         return self.tensors[0].shape[0]
+
+
+class StackDataset(Dataset):
+    """Sample i is a tuple (positional datasets) or a dict (keyword datasets) of each dataset's sample i."""
+
+    def __init__(self, *args: Dataset, **kwargs: Dataset) -> None:
+        if args and kwargs:
+            raise ValueError("Supported either ``tuple``- (via ``args``) or``dict``- (via ``kwargs``) like "
+                             "input/output, but both types are given.")
+        if not args and not kwargs:
+            raise ValueError("At least one dataset should be passed")
+        self.datasets = args or kwargs
+        parts = args or tuple(kwargs.values())
+        self._length = len(parts[0])
+        if any(len(dataset) != self._length for dataset in parts):
+            raise ValueError("Size mismatch between datasets")
+
+    def __getitem__(self, index):
+        if isinstance(self.datasets, dict):
+            return {key: dataset[index] for key, dataset in self.datasets.items()}
+        return tuple(dataset[index] for dataset in self.datasets)
+
+    def __len__(self) -> int:
+        return self._length
 
 
 class Subset(Dataset):
@@ -80,6 +108,26 @@ class ConcatDataset(Dataset):
         which = bisect.bisect_right(self.cumulative_sizes, index)
         offset = index - (self.cumulative_sizes[which - 1] if which else 0)
         return self.datasets[which][offset]
+
+
+class ChainDataset(IterableDataset):
+    """The samples of several iterable datasets, one after another."""
+
+    def __init__(self, datasets) -> None:
+        self.datasets = datasets
+
+    def _checked(self) -> Iterator:
+        for dataset in self.datasets:
+            if not isinstance(dataset, IterableDataset):
+                raise AssertionError("ChainDataset only supports IterableDataset")
+            yield dataset
+
+    def __iter__(self) -> Iterator:
+        for dataset in self._checked():
+            yield from dataset
+
+    def __len__(self) -> int:
+        return sum(len(dataset) for dataset in self._checked())
 
 
 def random_split(dataset: Dataset, lengths: Sequence, generator=None) -> list[Subset]:
