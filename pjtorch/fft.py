@@ -15,6 +15,7 @@ from .tensor.extra_functions import _name as _dtype_name
 from .tensor.extra_functions import _static, constant_pad_nd
 from .tensor.factories import tensor as _tensor
 from .tensor.tensor import Tensor, wrap_dim
+from .tensor.views import wrap_dim_of_dimensioned
 
 __all__ = ["fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fft2", "ifft2", "rfft2", "irfft2", "hfft2", "ihfft2",
            "fftn", "ifftn", "rfftn", "irfftn", "hfftn", "ihfftn", "fftfreq", "rfftfreq", "fftshift", "ifftshift"]
@@ -81,9 +82,7 @@ def _some(dims: tuple, name: str) -> tuple:
 
 
 def _one_dim(input: Tensor, dim: int) -> tuple:
-    if input.ndim == 0:
-        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
-    return (wrap_dim(dim, input.ndim),)
+    return (wrap_dim_of_dimensioned(dim, input.ndim),)
 
 
 def _resize(input: Tensor, dims: tuple, sizes: tuple) -> Tensor:

@@ -14,6 +14,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
+from .pointwise import refusing
 from .registry import Op, SAVES_NOTHING, SAVES_INPUTS_AND_INDICES
 
 _PRECISION = lax.Precision.HIGHEST
@@ -139,7 +140,7 @@ def _mode(x, dim, keepdim):
     return value, lax.stop_gradient(index).astype(jnp.int64)
 
 
-MODE = Op("mode", _mode, promote="none", saves=SAVES_INPUTS_AND_INDICES)
+MODE = Op("mode", refusing(_mode, "mode", "bif", kernel="mode_cpu"), promote="none", saves=SAVES_INPUTS_AND_INDICES)
 
 
 def _scalar_kthvalue(x, k, dim, keepdim):
@@ -191,7 +192,9 @@ def _searchsorted(boundaries, values, right, out_int32):
     return lax.stop_gradient(found).astype(dtype)
 
 
-SEARCHSORTED = Op("searchsorted", _searchsorted, saves=SAVES_NOTHING)
+# PyTorch refuses a bool or complex common dtype of the boundaries and values.
+SEARCHSORTED = Op("searchsorted", refusing(_searchsorted, "searchsorted", "if", kernel="searchsorted_out_cpu"),
+                  saves=SAVES_NOTHING)
 
 
 # ----- nn: interpolation ---------------------------------------------------------------------------

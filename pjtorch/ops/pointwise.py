@@ -22,11 +22,14 @@ SCALAR_NAMES = {np.dtype(k): v for k, v in (
 
 
 def astype(x, dtype):
-    """`x` as `dtype`; complex to real keeps the real part, as PyTorch does (JAX will refuse that cast).
+    """`x` as `dtype`; complex to real keeps the real part, as PyTorch does (JAX will refuse that cast), and
+    complex to bool asks whether the number is nonzero.
 
     Bools go through a select: XLA folds convert(bool) * y into select(bool, y, 0) and convert(bool) / y
     likewise, which loses PyTorch's nan for False * inf and False / 0 when the cast and the arithmetic
     end up in one computation."""
+    if jnp.iscomplexobj(x) and dtype == jnp.bool_:
+        return x != 0
     if jnp.iscomplexobj(x) and not jnp.issubdtype(dtype, jnp.complexfloating):
         x = jnp.real(x)
     if x.dtype == jnp.bool_ and dtype != jnp.bool_:
@@ -614,7 +617,7 @@ def _heaviside(x, values):
 
 
 def _ldexp(x, exponent):
-    return x * jnp.exp2(exponent)
+    return x * jnp.power(2, exponent)  # exact for integral exponents, where XLA's exp2 may not be
 
 
 def _atan2(y, x):
@@ -715,7 +718,8 @@ RSUB_SCALAR = declare("rsub", _rsub, saves=SAVES_NOTHING, grad_name="RsubBackwar
 TENSOR_REMAINDER = declare("remainder", jnp.remainder, grad_name="RemainderBackward1", accepts="if", opmath=True,
                            kernel="remainder_cpu")
 TENSOR_FMOD = declare("fmod", jnp.fmod, grad_name="FmodBackward1", accepts="if", kernel="fmod_cpu")
-RPOW = Op("pow", lambda exponent, base: _power(base, exponent), grad_name="PowBackward2", unlisted=frozenset({1}))
+RPOW = Op("pow", refusing(lambda exponent, base: _power(base, exponent), "pow", NUMERIC), grad_name="PowBackward2",
+          unlisted=frozenset({1}))
 # round(x, decimals=...): PyTorch's decimals overload. (Its bool refusal names round_vml_cpu or round_cpu by size.)
 ROUND_DECIMALS = declare("round", _round, saves=SAVES_NOTHING, grad_name="RoundBackward1", accepts="f",
                          kernel=lambda array, decimals: "round_cpu" if decimals else "round_vml_cpu")

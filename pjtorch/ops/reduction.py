@@ -10,6 +10,7 @@ import math
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 from .pointwise import absolute, astype, refusing
 from .registry import (Op, SAVES_INDICES, SAVES_INPUTS_AND_INDICES, SAVES_INPUTS_AND_RESULT, SAVES_NOTHING,
@@ -164,12 +165,13 @@ def _root_or_zero(total, exponent):
 
 
 def _all(x, dim=None, keepdim=False):
-    """Bool, except for uint8 input, where PyTorch answers in uint8."""
-    return jnp.all(x, axis=dim, keepdims=keepdim).astype(jnp.uint8 if x.dtype == jnp.uint8 else jnp.bool_)
+    """Bool, except for uint8 input, where PyTorch answers in uint8. Elements are tested against zero (JAX would
+    test only the real part of a complex one)."""
+    return jnp.all(x != 0, axis=dim, keepdims=keepdim).astype(jnp.uint8 if x.dtype == jnp.uint8 else jnp.bool_)
 
 
 def _any(x, dim=None, keepdim=False):
-    return jnp.any(x, axis=dim, keepdims=keepdim).astype(jnp.uint8 if x.dtype == jnp.uint8 else jnp.bool_)
+    return jnp.any(x != 0, axis=dim, keepdims=keepdim).astype(jnp.uint8 if x.dtype == jnp.uint8 else jnp.bool_)
 
 
 def _logsumexp(x, dim, keepdim=False):
@@ -184,6 +186,17 @@ def _cumsum(x, dim, dtype=None):
 def _cumprod(x, dim, dtype=None):
     x = _accumulate_dtype(x, dtype)
     return jnp.cumprod(x, axis=dim, dtype=x.dtype)
+
+
+def _scan(fn, name: str):
+    """cumsum/cumprod over a 0-dim input as a vector; PyTorch's kernels refuse to accumulate in bool, though a
+    0-dim or empty input runs none."""
+    def run(x, dim, dtype=None):
+        if dtype is not None and np.dtype(dtype) == np.bool_ and x.ndim and x.size:
+            raise NotImplementedError(f"\"{name}_out_cpu\" not implemented for 'Bool'")
+        return vector_if_scalar(fn)(x, dim=dim, dtype=dtype)
+
+    return run
 
 
 def _running_extreme(scan):
@@ -229,7 +242,9 @@ def _median_all(x):
 
 
 def _lower_median(flat):
-    return jnp.sort(flat)[(flat.shape[0] - 1) // 2]
+    """The lower middle element; NaN where there is one, as PyTorch's median propagates NaN."""
+    middle = jnp.sort(flat)[(flat.shape[0] - 1) // 2]
+    return jnp.where(jnp.isnan(flat).any(), jnp.nan, middle) if jnp.issubdtype(flat.dtype, jnp.inexact) else middle
 
 
 @jax.custom_jvp
@@ -242,14 +257,18 @@ def _median_spread_jvp(primals, tangents):
     """PyTorch spreads the gradient of a whole-tensor median evenly over the elements equal to it."""
     (flat,), (tangent,) = primals, tangents
     median = _lower_median(flat)
-    ties = flat == median
+    ties = (flat == median) | (jnp.isnan(flat) & jnp.isnan(median))
     return median, jnp.sum(jnp.where(ties, tangent, 0)) / jnp.maximum(jnp.sum(ties), 1).astype(flat.dtype)
 
 
 def _median_dim(x, dim, keepdim=False):
+    """The lower middle element along `dim` and its index; where a NaN is found, the first NaN, as PyTorch's."""
     order = jnp.argsort(x, axis=dim, stable=True)
     middle = (x.shape[dim] - 1) // 2
     index = jnp.take(order, jnp.array([middle]), axis=dim)
+    if jnp.issubdtype(x.dtype, jnp.inexact) and x.shape[dim]:
+        nans = jnp.isnan(x)
+        index = jnp.where(nans.any(axis=dim, keepdims=True), jnp.argmax(nans, axis=dim, keepdims=True), index)
     values = jnp.take_along_axis(x, index, axis=dim)
     if not keepdim:
         values, index = jnp.squeeze(values, dim), jnp.squeeze(index, dim)
@@ -293,12 +312,12 @@ NORM = Op("norm", _norm, grad_name="LinalgVectorNormBackward0", promote="none", 
 ALL = Op("all", _all, promote="none")
 ANY = Op("any", _any, promote="none")
 LOGSUMEXP = Op("logsumexp", _logsumexp, promote="float", saves=SAVES_INPUTS_AND_RESULT)
-CUMSUM = Op("cumsum", vector_if_scalar(_cumsum), saves=SAVES_NOTHING, promote="none")
-CUMPROD = Op("cumprod", vector_if_scalar(_cumprod), promote="none", saves=SAVES_INPUTS_AND_RESULT)
+CUMSUM = Op("cumsum", _scan(_cumsum, "cumsum"), saves=SAVES_NOTHING, promote="none")
+CUMPROD = Op("cumprod", _scan(_cumprod, "cumprod"), promote="none", saves=SAVES_INPUTS_AND_RESULT)
 CUMMAX = _declare("cummax", vector_if_scalar(_running_extreme(jax.lax.cummax)), promote="none",
-                  saves=SAVES_INPUTS_AND_INDICES, accepts="bif")
+                  saves=SAVES_INPUTS_AND_INDICES, accepts="bif", kernel="cummax_cpu")
 CUMMIN = _declare("cummin", vector_if_scalar(_running_extreme(jax.lax.cummin)), promote="none",
-                  saves=SAVES_INPUTS_AND_INDICES, accepts="bif")
+                  saves=SAVES_INPUTS_AND_INDICES, accepts="bif", kernel="cummin_cpu")
 LOGCUMSUMEXP = _declare("logcumsumexp", vector_if_scalar(_logcumsumexp), promote="none",
                         saves=SAVES_INPUTS_AND_RESULT, accepts="fc", kernel="logcumsumexp_out_cpu")
 SOFTMAX = _declare("softmax", vector_if_scalar(_softmax), grad_name="SoftmaxBackward0", promote="none",

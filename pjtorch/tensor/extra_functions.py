@@ -9,6 +9,7 @@ The view-producing splits (`hsplit`, `vsplit`, `dsplit`) live with the other vie
 """
 from __future__ import annotations
 
+import math
 import os
 
 import numpy as np
@@ -21,6 +22,7 @@ from ..ops.registry import Op, SAVES_NOTHING
 from . import dtypes
 from .functions import accepting_out
 from .tensor import Tensor, wrap_dim
+from .views import wrap_dim_of_dimensioned
 from .views import view_as_complex, view_as_real  # noqa: F401  (torch.view_as_*: re-exported with the others)
 
 
@@ -291,9 +293,7 @@ def cross(input: Tensor, other: Tensor, dim: int | None = None) -> Tensor:
         dim = next((d for d, size in enumerate(broadcast_shapes(input.shape, other.shape)) if size == 3), None)
         if dim is None:
             raise RuntimeError("no dimension of size 3 in input")
-    if input.ndim == 0:
-        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
-    wrapped = wrap_dim(dim, input.ndim)
+    wrapped = wrap_dim_of_dimensioned(dim, input.ndim)
     if input.shape[wrapped] != 3 or other.shape[wrapped] != 3:
         raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. Got {input.shape[wrapped]} and "
                            f"{other.shape[wrapped]}")
@@ -338,12 +338,13 @@ def msort(input: Tensor) -> Tensor:
 
 def mode(input: Tensor, dim: int = -1, keepdim: bool = False):
     from .return_types import make_return
+    from .functions import int_dim
     if input.ndim == 0:
-        wrap_dim(dim, 0)  # a 0-dim input takes dim -1 or 0
+        wrap_dim(int_dim("mode", dim), 0)  # a 0-dim input takes dim -1 or 0
         values, indices = input.clone(), input.new_zeros((), dtype=dtypes.int64)
         return make_return("mode", values=values, indices=indices)
     from .functions import _check_reduced_dims
-    dim = wrap_dim(dim, input.ndim)
+    dim = wrap_dim(int_dim("mode", dim), input.ndim)
     _check_reduced_dims("mode", input, (dim,))
     values, indices = dispatch.apply(extra_ops.MODE, (input,), _static(dim=dim, keepdim=keepdim))
     return make_return("mode", values=values, indices=indices)
@@ -352,12 +353,19 @@ def mode(input: Tensor, dim: int = -1, keepdim: bool = False):
 # ----- searches and histograms --------------------------------------------------------------------------
 
 def histc(input: Tensor, bins: int = 100, min=0, max=0) -> Tensor:
+    """PyTorch's checks name the kernel that refuses the dtype first: the bin edges' linspace for bool, the
+    range's aminmax for complex without a range. (A range taken from non-finite data is not checked: that would
+    read the data on the host.)"""
     if input.dtype.category != dtypes.FLOATING:
-        raise NotImplementedError(f"\"histogram_cpu\" not implemented for '{dtypes.LEGACY_NAMES[input.dtype][:-6]}'")
+        kernel = "linspace_cpu" if input.dtype is dtypes.bool else \
+            "aminmax_cpu" if input.is_complex() and min == max else "histogram_cpu"
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{_name(input.dtype)}'")
     if bins <= 0:
-        raise RuntimeError("torch.histc(): bins must be > 0, but got " + str(bins) + " for dimension 0")
+        raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension 0")
     if min > max:
-        raise RuntimeError("torch.histc(): max must be larger than min")
+        raise RuntimeError("torch.histc: max must be larger than min")
+    if not (math.isfinite(min) and math.isfinite(max)):
+        raise RuntimeError(f"torch.histc: range of [{min:g}, {max:g}] is not finite")
     # Not differentiable in PyTorch: the result has no history even for an input that requires grad.
     return dispatch.apply(extra_ops.HISTC, (input.detach(),), _static(bins=int(bins), low=float(min), high=float(max)))
 
@@ -371,6 +379,9 @@ def isin(elements, test_elements, *, assume_unique: bool = False, invert: bool =
         elements = tensor(elements, device=device)
     if not isinstance(test_elements, Tensor):
         test_elements = tensor(test_elements, device=device)
+    for operand in (elements, test_elements):
+        if operand.dtype is dtypes.bool or operand.is_complex():
+            raise RuntimeError(f"Unsupported input type encountered for isin(): {_name(operand.dtype)}")
     return dispatch.apply(extra_ops.ISIN, (elements, test_elements), _static(invert=invert))
 
 
@@ -385,7 +396,7 @@ def searchsorted(sorted_sequence: Tensor, input, *, out_int32: bool = False, rig
                                "while right was True")
         right = side == "right"
     scalar = not isinstance(input, Tensor)
-    values = tensor(input, dtype=sorted_sequence.dtype, device=sorted_sequence.device) if scalar else input
+    values = tensor(input, device=sorted_sequence.device) if scalar else input  # a number promotes as a 0-dim tensor
     if sorter is not None:
         sorted_sequence = sorted_sequence.gather(-1, sorter)
     if sorted_sequence.ndim > 1 and (values.ndim != sorted_sequence.ndim
@@ -475,9 +486,17 @@ def _name(d: dtypes.dtype) -> str:
     return dtypes.LEGACY_NAMES[d][:-6]
 
 
+def _tensor_operands(function: str, input, other) -> None:
+    """PyTorch's TypeError where a function of two tensors is given something else."""
+    from .functions import _require_tensor
+    _require_tensor("input", 1, input, function)
+    _require_tensor("other", 2, other, function)
+
+
 def dist(input: Tensor, other: Tensor, p=2) -> Tensor:
     """The p-norm of input - other (broadcast), p any float (inf, -inf and 0 included)."""
     from .functions import _check_subtraction
+    _tensor_operands("dist", input, other)
     _check_subtraction(input, other)
     common = dtypes.promote_types(input.dtype, other.dtype)
     if common.category < dtypes.FLOATING:
@@ -1085,7 +1104,7 @@ def unique_consecutive(input: Tensor, return_inverse: bool = False, return_count
     if input.is_complex():
         raise NotImplementedError(f"\"unique\" not implemented for '{_name(input.dtype)}'")
     values = np.asarray(input._value()).reshape(input.shape)
-    axis = None if dim is None else wrap_dim(dim, input.ndim)
+    axis = None if dim is None else wrap_dim_of_dimensioned(dim, input.ndim)
     moved = values.reshape(-1, 1) if axis is None else np.moveaxis(values, axis, 0).reshape(values.shape[axis], -1)
     starts = np.ones(moved.shape[0], bool)
     starts[1:] = np.any(moved[1:] != moved[:-1], axis=1)
@@ -1498,11 +1517,13 @@ def lu_unpack(LU_data: Tensor, LU_pivots: Tensor, unpack_data: bool = True, unpa
 
 def igamma(input: Tensor, other: Tensor) -> Tensor:
     """The regularized lower incomplete gamma function P(input, other)."""
+    _tensor_operands("igamma", input, other)
     _check_igamma(input, other)
     return dispatch.apply(extra_ops.IGAMMA, (input, other))
 
 
 def igammac(input: Tensor, other: Tensor) -> Tensor:
+    _tensor_operands("igammac", input, other)
     _check_igamma(input, other)
     return dispatch.apply(extra_ops.IGAMMAC, (input, other))
 

@@ -18,7 +18,7 @@ from ..amp.autocast_mode import cast_inputs
 from ..ops import extra as extra_ops, linalg as linalg_ops, pointwise, reduction, shape as shape_ops, strided
 from . import dtypes, factories, views
 from .return_types import make_return
-from .views import numpy_names
+from .views import numpy_names, wrap_dim_of_dimensioned
 from .tensor import Tensor, wrap_dim
 
 # ----- argument helpers ---------------------------------------------------------------------------
@@ -47,6 +47,15 @@ def required(function: str, **arguments) -> None:
                         + ", ".join(f'"{name}"' for name in missing))
 
 
+def _distinct_dims(dims, ndim: int) -> tuple:
+    """`dims` wrapped, in the order given, with PyTorch's error naming the first one repeated."""
+    wrapped = tuple(wrap_dim(int(d), ndim) for d in dims)
+    for i, d in enumerate(wrapped):
+        if d in wrapped[:i]:
+            raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+    return wrapped
+
+
 def dims_arg(dim, ndim: int):
     """None, an int, or a sequence of ints -> None or a sorted tuple of wrapped dims."""
     if dim is None:
@@ -54,10 +63,8 @@ def dims_arg(dim, ndim: int):
     if isinstance(dim, (tuple, list)):
         if len(dim) == 0:
             return None
-        wrapped = tuple(sorted(wrap_dim(int(d), ndim) for d in dim))
-        if len(set(wrapped)) != len(wrapped):
-            raise RuntimeError(f"dim {wrapped[0]} appears multiple times in the list of dims")
-        return wrapped if ndim else None
+        wrapped = _distinct_dims(dim, ndim)
+        return tuple(sorted(wrapped)) if ndim else None
     wrapped = wrap_dim(int(dim), ndim)
     return (wrapped,) if ndim else None
 
@@ -148,6 +155,12 @@ def imag(input: Tensor) -> Tensor:
     return input.imag
 
 
+# The binary functions that take a Python number first: PyTorch's `Number self` overloads, and the arithmetic
+# whose `input` it lets be a number. The others (fmod, copysign, the comparisons) want a tensor first.
+_NUMBER_FIRST = frozenset({"mul", "floor_divide", "remainder", "xlogy", "bitwise_and", "bitwise_or", "bitwise_xor",
+                           "bitwise_left_shift", "bitwise_right_shift"})
+
+
 def _binary(op):
     """`op` as a function and its in-place form; a number operand picks PyTorch's Scalar overload where that
     records another node (pointwise.SCALAR_OVERLOADS)."""
@@ -160,6 +173,9 @@ def _binary(op):
 
     def run(input, other, **options) -> Tensor:
         input, other = as_operand(input, "input"), as_operand(other)
+        if not isinstance(input, Tensor) and op.name not in _NUMBER_FIRST:
+            raise factories.invalid_arguments(op.name, (input, other), {}, (
+                "Tensor input, Tensor other, *, Tensor out = None", "Tensor input, Number other, *, Tensor out = None"))
         return dispatch.apply(chosen(input, other), (input, other), _static(**options) if options else ())
 
     def run_(input: Tensor, other, **options) -> Tensor:
@@ -291,9 +307,16 @@ def _same_dtypes(input: Tensor, values: Tensor) -> None:
         raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes.")
 
 
+def _ldexp_exponent(input: Tensor, other: Tensor) -> None:
+    """PyTorch's ldexp has no kernel for a bool exponent of a non-bool input."""
+    if other.dtype is dtypes.bool and input.dtype is not dtypes.bool:
+        raise NotImplementedError("\"ldexp_cpu_exp\" not implemented for 'Bool'")
+
+
 def _ldexp_target(input: Tensor, other: Tensor) -> None:
     if input.dtype.category < dtypes.FLOATING:
         raise RuntimeError(f"ldexp can't be cast to the desired output type {_scalar_type_name(input.dtype)}")
+    _ldexp_exponent(input, other)
 
 
 def _tensors_only(fn, other_name: str, check=None):
@@ -318,7 +341,16 @@ def _check_integer_power(result: dtypes.dtype, exponent) -> None:
         raise RuntimeError("Integers to negative integer powers are not allowed.")
 
 
+def _power_operands(name: str, input, exponent) -> None:
+    """pow and float_power want a tensor for the base or the exponent: PyTorch's error for two numbers."""
+    if not isinstance(input, Tensor) and not isinstance(exponent, Tensor):
+        raise factories.invalid_arguments(name, (input, exponent), {}, (
+            "Tensor input, Tensor exponent, *, Tensor out = None", "Number self, Tensor exponent, *, Tensor out = None",
+            "Tensor input, Number exponent, *, Tensor out = None"))
+
+
 def pow(input, exponent) -> Tensor:
+    _power_operands("pow", input, exponent)
     if isinstance(input, Tensor) and not isinstance(exponent, Tensor):
         exponent = as_operand(exponent, "exponent")
         result = dtypes.result_type([input.dtype], [], [exponent]) if input._shape else \
@@ -348,7 +380,21 @@ def clamp_(input: Tensor, min=None, max=None) -> Tensor:
     return _clamp(input, min, max, inplace=True)
 
 
+def _clamp_input(name: str, input, lo, hi) -> None:
+    """clamp and its one-sided forms want a tensor first: PyTorch's argument error otherwise."""
+    if isinstance(input, Tensor):
+        return
+    if name == "clamp":
+        given, bounds = ((lo, hi) if hi is not None else (lo,)), "{kind} min = None, {kind} max = None"
+    else:
+        given, bounds = ((lo,) if name == "clamp_min" else (hi,)), "{kind} " + name.removeprefix("clamp_")
+    signatures = tuple(f"Tensor input, {bounds.format(kind=kind)}, *, Tensor out = None"
+                       for kind in ("Tensor", "Number"))
+    raise factories.invalid_arguments(name, (input, *given), {}, signatures)
+
+
 def _clamp(input: Tensor, lo, hi, inplace: bool, name: str = "clamp") -> Tensor:
+    _clamp_input(name, input, lo, hi)
     if lo is None and hi is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     if isinstance(lo, Tensor) or isinstance(hi, Tensor):
@@ -445,8 +491,17 @@ def lerp_op(weight):
     return pointwise.LERP if isinstance(weight, Tensor) else pointwise.LERP_SCALAR
 
 
+def addc_value(op, operands: tuple, value):
+    """addcmul/addcdiv's `value` as PyTorch takes it: no part in the promotion, but converted to the operands'
+    dtype (checked against float for half precision, which it computes in), refused where that overflows."""
+    result = dispatch.promoted_dtype(op, operands)
+    value = dtypes.checked_scalar(value, dtypes.float32 if result in (dtypes.float16, dtypes.bfloat16) else result)
+    return builtins.int(value) if result.category == dtypes.INTEGER else value
+
+
 def addcmul(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value=1) -> Tensor:
-    return dispatch.apply(pointwise.ADDCMUL, (input, tensor1, tensor2), _static(value=value))
+    operands = (input, tensor1, tensor2)
+    return dispatch.apply(pointwise.ADDCMUL, operands, _static(value=addc_value(pointwise.ADDCMUL, operands, value)))
 
 
 def addcdiv(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value=1) -> Tensor:
@@ -457,7 +512,8 @@ def addcdiv(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value=1) -> Tens
             "(input + value * torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer inputs and as "
             "(input + value * tensor1 / tensor2) for float inputs. The future addcdiv behavior is just the latter "
             "implementation: (input + value * tensor1 / tensor2), for all dtypes.")
-    return dispatch.apply(pointwise.ADDCDIV, (input, tensor1, tensor2), _static(value=value))
+    operands = (input, tensor1, tensor2)
+    return dispatch.apply(pointwise.ADDCDIV, operands, _static(value=addc_value(pointwise.ADDCDIV, operands, value)))
 
 
 # The generic wrappers above know no alpha, rounding mode or PyTorch's special checks: these replace them.
@@ -468,7 +524,7 @@ for _name in ("floor_divide", "remainder", "fmod"):
         BINARY_FUNCTIONS[_name + _suffix] = _integer_division(BINARY_FUNCTIONS[_name + _suffix],
                                                               pointwise.BINARY[_name])
 for _name, _other_name, _check, _check_ in (("heaviside", "values", _same_dtypes, _same_dtypes),
-                                            ("ldexp", "other", None, _ldexp_target),
+                                            ("ldexp", "other", _ldexp_exponent, _ldexp_target),
                                             ("nextafter", "other", None, None), ("gcd", "other", None, None),
                                             ("lcm", "other", None, None), ("atan2", "other", None, None),
                                             *((_name, "other", None, None) for _name in (
@@ -501,8 +557,12 @@ UNARY_FUNCTIONS.update(round=round, round_=round_)
 
 
 def float_power(input, exponent) -> Tensor:
-    input = input.double() if isinstance(input, Tensor) else input
-    exponent = exponent.double() if isinstance(exponent, Tensor) else exponent
+    """pow in double precision: complex128 where either operand is complex, else float64."""
+    _power_operands("float_power", input, exponent)
+    complex_operand = builtins.any(x.is_complex() if isinstance(x, Tensor) else isinstance(x, complex)
+                                   for x in (input, exponent))
+    wide = dtypes.complex128 if complex_operand else dtypes.float64
+    input, exponent = (to_dtype(x, wide) if isinstance(x, Tensor) else x for x in (input, exponent))
     return pow(input, exponent)
 
 
@@ -529,7 +589,7 @@ def nansum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Ten
 
 
 def prod(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
-    dims = None if dim is None else (wrap_dim(dim, input.ndim),)  # a 0-dim input takes dim -1 or 0
+    dims = None if dim is None else (wrap_dim(int_dim("prod", dim), input.ndim),)  # a 0-dim input: dim -1 or 0
     dims = dims if input.ndim else None
     op = reduction.PROD if dims is None else reduction.PROD_DIM
     return dispatch.apply(op, (input,), _static(dim=dims, keepdim=keepdim, dtype=_jax_dtype(dtype)))
@@ -559,11 +619,16 @@ def _check_reduced_dims(name: str, input: Tensor, dims) -> None:
             raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
 
 
-def _one_dim(name: str, input: Tensor, dim) -> int:
-    """The single dim of max(dim), median(dim), kthvalue(...): wrapped, and not empty."""
+def int_dim(name: str, dim) -> int:
+    """A dim PyTorch takes as an int only (prod, max, median, mode, ...): a tuple or list is its TypeError."""
     if not isinstance(dim, int):
         raise TypeError(f"{name}(): argument 'dim' must be int, not {type(dim).__name__}")
-    dim = wrap_dim(dim, input.ndim)
+    return dim
+
+
+def _one_dim(name: str, input: Tensor, dim) -> int:
+    """The single dim of max(dim), median(dim), kthvalue(...): wrapped, and not empty."""
+    dim = wrap_dim(int_dim(name, dim), input.ndim)
     _check_reduced_dims(name, input, (dim,))
     return dim
 
@@ -689,16 +754,23 @@ def norm(input: Tensor, p="fro", dim=None, keepdim: bool = False, dtype=None) ->
                                                             keepdim=keepdim))
 
 
+def _truth_dims(dim, ndim: int):
+    """all/any's dims: unlike sum's, an empty tuple of dims reduces none, leaving each element's truth."""
+    return () if isinstance(dim, (tuple, list)) and not dim else dims_arg(dim, ndim)
+
+
 def all(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:
-    return dispatch.apply(reduction.ALL, (input,), _static(dim=dims_arg(dim, input.ndim), keepdim=keepdim))
+    return dispatch.apply(reduction.ALL, (input,), _static(dim=_truth_dims(dim, input.ndim), keepdim=keepdim))
 
 
 def any(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:
-    return dispatch.apply(reduction.ANY, (input,), _static(dim=dims_arg(dim, input.ndim), keepdim=keepdim))
+    return dispatch.apply(reduction.ANY, (input,), _static(dim=_truth_dims(dim, input.ndim), keepdim=keepdim))
 
 
 def logsumexp(input: Tensor, dim=REQUIRED, keepdim: bool = False) -> Tensor:
     required("logsumexp", dim=dim)
+    if dim is None:
+        raise TypeError("logsumexp(): argument 'dim' must be tuple of ints, not NoneType")
     return dispatch.apply(reduction.LOGSUMEXP, (input,), _static(dim=dims_arg(dim, input.ndim), keepdim=keepdim))
 
 
@@ -1074,7 +1146,7 @@ def to_dtype(input: Tensor, dtype: dtypes.dtype) -> Tensor:
 
 
 def _warn_if_discarding_imaginary(source: dtypes.dtype, target: dtypes.dtype) -> None:
-    if source.is_complex and not target.is_complex:
+    if source.is_complex and not target.is_complex and target is not dtypes.bool:
         warnings.warn("Casting complex values to real discards the imaginary part", UserWarning, stacklevel=3)
 
 
@@ -1246,8 +1318,8 @@ def flip(input: Tensor, dims=REQUIRED) -> Tensor:
     required("flip", dims=dims)
     if not isinstance(dims, (tuple, list)):
         raise TypeError(f"flip(): argument 'dims' must be tuple of ints, not {type(dims).__name__}")
-    wrapped = tuple(wrap_dim(d, input.ndim) for d in dims) if input.ndim else ()  # a 0-dim input has nothing to flip
-    return dispatch.apply(shape_ops.FLIP, (input,), _static(dims=wrapped))
+    wrapped = _distinct_dims(dims, input.ndim)
+    return dispatch.apply(shape_ops.FLIP, (input,), _static(dims=wrapped if input.ndim else ()))  # 0-dim: no flip
 
 
 def fliplr(input: Tensor) -> Tensor:
@@ -1264,15 +1336,17 @@ def flipud(input: Tensor) -> Tensor:
 
 def roll(input: Tensor, shifts, dims=None) -> Tensor:
     shifts = tuple(shifts) if isinstance(shifts, (tuple, list)) else (shifts,)
+    if not shifts:
+        raise RuntimeError("`shifts` required")
     if dims is None:
         if len(shifts) != 1:
             raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:0")
         return dispatch.apply(shape_ops.ROLL, (input,), _static(shifts=shifts, dims=None))
     dims = tuple(dims) if isinstance(dims, (tuple, list)) else (dims,)
-    if input.ndim == 0 and dims:
-        raise IndexError(f"Dimension specified as {dims[0]} but tensor has no dimensions")
-    return dispatch.apply(shape_ops.ROLL, (input,), _static(shifts=shifts,
-                                                            dims=tuple(wrap_dim(d, input.ndim) for d in dims)))
+    if len(dims) != len(shifts):
+        raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:{len(dims)}")
+    return dispatch.apply(shape_ops.ROLL, (input,), _static(
+        shifts=shifts, dims=tuple(wrap_dim_of_dimensioned(d, input.ndim) for d in dims)))
 
 
 def repeat(input: Tensor, *repeats) -> Tensor:
@@ -1282,20 +1356,49 @@ def repeat(input: Tensor, *repeats) -> Tensor:
     if len(repeats) < input.ndim:
         raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number of dimensions of "
                            "tensor")
+    factories.new_shape((tuple(r * s for r, s in zip(repeats, (1,) * (len(repeats) - input.ndim) + input._shape)),))
     return dispatch.apply(shape_ops.REPEAT, (input,), _static(repeats=repeats))
 
 
 def tile(input: Tensor, dims) -> Tensor:
-    dims = tuple(dims)
+    dims = tuple(dims) if isinstance(dims, (tuple, list)) else (dims,)
     return repeat(input, (1,) * (input.ndim - len(dims)) + dims)
 
 
-def repeat_interleave(input: Tensor, repeats, dim=None) -> Tensor:
-    op = shape_ops.REPEAT_INTERLEAVE if isinstance(repeats, Tensor) else shape_ops.REPEAT_INTERLEAVE_INT
+def repeat_interleave(input: Tensor, repeats=None, dim=None, *, output_size=None) -> Tensor:
+    """Each element (or slice along `dim`) repeated; `repeat_interleave(repeats)` alone repeats each index."""
+    if repeats is None:
+        if input.ndim != 1:
+            raise RuntimeError("repeat_interleave only accept 1D vector as repeat")
+        repeats, input = input, factories.arange(input.numel(), dtype=input.dtype, device=input.device)
+    size = input._shape[wrap_dim(dim, input.ndim)] if dim is not None else input.numel()
     if isinstance(repeats, Tensor):
-        repeats = tuple(repeats.tolist()) if repeats.ndim else int(repeats.item())
-    return dispatch.apply(op, (input,),
-                          _static(repeats=repeats, dim=None if dim is None else wrap_dim(dim, input.ndim)))
+        counts = _repeat_counts(repeats, size, 0 if dim is None else dim)
+        op, total = shape_ops.REPEAT_INTERLEAVE, builtins.sum(counts) if isinstance(counts, tuple) else counts * size
+        if output_size is not None and output_size != total:
+            raise RuntimeError("allocated size does not match required size")
+    else:
+        counts, op, total = int(repeats), shape_ops.REPEAT_INTERLEAVE_INT, int(repeats) * size
+        if counts < 0:
+            raise RuntimeError("Repeats must be non-negative")
+        if output_size is not None and output_size != total:
+            raise RuntimeError(f"repeat_interleave: Invalid output_size, expected {total} but got {output_size}")
+    return dispatch.apply(op, (input,), _static(repeats=counts, dim=None if dim is None else wrap_dim(dim, input.ndim)))
+
+
+def _repeat_counts(repeats: Tensor, size: int, dim: int):
+    """A repeats tensor as the op takes it (one count as an int, else a tuple), with PyTorch's checks."""
+    if repeats.ndim > 1:
+        raise RuntimeError("repeats must be 0-dim or 1-dim tensor")
+    if repeats.dtype not in (dtypes.int32, dtypes.int64):
+        raise NotImplementedError(f"\"repeat_interleave_cpu\" not implemented for '{_scalar_type_name(repeats.dtype)}'")
+    counts = repeats.reshape(-1).tolist()
+    if len(counts) not in (1, size):
+        raise RuntimeError(f"repeats must have the same size as input along dim, but got repeats.size(0) = "
+                           f"{len(counts)} and input.size({dim}) = {size}")
+    if builtins.any(c < 0 for c in counts):
+        raise RuntimeError("repeats can not be negative")
+    return counts[0] if len(counts) == 1 else tuple(counts)
 
 
 def _check_matrix_triangle(name: str, input: Tensor) -> None:
@@ -1473,14 +1576,21 @@ def masked_scatter_(input: Tensor, mask: Tensor, source: Tensor) -> Tensor:
     return dispatch.apply_inplace(shape_ops.MASKED_SCATTER, input, (mask, source))
 
 
-def cumsum_(input: Tensor, dim: int, *, dtype=None) -> Tensor:
-    return dispatch.apply_inplace(reduction.CUMSUM, input, (), _static(dim=wrap_dim(dim, input.ndim),
-                                                                       dtype=_jax_dtype(dtype)))
+def _scan_(op):
+    """cumsum_/cumprod_: PyTorch accumulates in the tensor's own dtype, and refuses another `dtype`."""
+    def run(input: Tensor, dim: int, *, dtype=None) -> Tensor:
+        if dtype is not None and dtype is not input.dtype:
+            raise RuntimeError(f"Bad in-place call: input tensor dtype {_c_type_name(input.dtype)} and output tensor "
+                               f"dtype {_c_type_name(dtype)} should match")
+        return dispatch.apply_inplace(op, input, (), _static(dim=wrap_dim(dim, input.ndim),
+                                                             dtype=_jax_dtype(input.dtype)))
+
+    run.__name__ = op.name + "_"
+    return run
 
 
-def cumprod_(input: Tensor, dim: int, *, dtype=None) -> Tensor:
-    return dispatch.apply_inplace(reduction.CUMPROD, input, (), _static(dim=wrap_dim(dim, input.ndim),
-                                                                        dtype=_jax_dtype(dtype)))
+cumsum_ = _scan_(reduction.CUMSUM)
+cumprod_ = _scan_(reduction.CUMPROD)
 
 
 def index_select(input: Tensor, dim: int, index: Tensor) -> Tensor:
@@ -1491,16 +1601,17 @@ def index_select(input: Tensor, dim: int, index: Tensor) -> Tensor:
     dim = wrap_dim(dim, input.ndim)
     if input.ndim == 0 and index.numel() != 1:
         raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got {index.numel()} value(s)")
-    _check_select_bounds(index, dim, input._shape[dim] if input.ndim else 1)
+    _check_select_bounds(index, dim, input._shape[dim] if input.ndim else 1, input.numel())
     return dispatch.apply(shape_ops.INDEX_SELECT, (input, index.reshape(-1)), _static(dim=dim))
 
 
-def _check_select_bounds(index: Tensor, dim: int, size: int) -> None:
-    """Negative indices are out of range too. PyTorch's CPU kernel words the error by path: dim 0 as below,
-    other dims (mostly) as an out-of-DATA-bounds RuntimeError."""
+def _check_select_bounds(index: Tensor, dim: int, size: int, numel: int) -> None:
+    """Negative indices are out of range too. PyTorch's CPU kernel words the error by path: as below for a
+    non-empty input, except along dim 1, which (as any dim of an empty input) is an out-of-DATA-bounds
+    RuntimeError."""
     values = _index_values(index)
     bad = values[(values < 0) | (values >= size)]
-    if bad.size and dim == 0:
+    if bad.size and dim != 1 and numel:
         raise IndexError("index out of range in self")
     if bad.size:
         raise RuntimeError(f"INDICES element is out of DATA bounds, id={bad[0]} axis_dim={size}")
@@ -1677,9 +1788,13 @@ def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False, ret
            dim=None):
     """Sorted distinct elements (or slices along `dim`); NaNs stay distinct. Read on the host, as the size depends
     on the values."""
+    if input.is_complex():
+        raise NotImplementedError(f"\"unique\" not implemented for '{_scalar_type_name(input.dtype)}'")
     values = np.asarray(input._value()).reshape(input._shape)
+    if input.dtype is dtypes.bfloat16:
+        values = values.astype(np.float32)  # NumPy does not sort bfloat16 (exactly widened, narrowed back below)
     if dim is not None:
-        dim = wrap_dim(dim, input.ndim)
+        dim = wrap_dim_of_dimensioned(dim, input.ndim)
         _check_unique_dim(input, dim)
     if dim is not None and input._shape[dim] == 0:
         found = (values, np.zeros(0, np.int64), np.zeros(0, np.int64))

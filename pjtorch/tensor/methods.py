@@ -491,10 +491,12 @@ def _lerp_(self, end, weight):
 
 
 def _addcmul_(self, tensor1, tensor2, *, value=1):
+    value = functions.addc_value(pointwise.ADDCMUL, (self, tensor1, tensor2), value)
     return dispatch.apply_inplace(pointwise.ADDCMUL, self, (tensor1, tensor2), (("value", value),))
 
 
 def _addcdiv_(self, tensor1, tensor2, *, value=1):
+    value = functions.addc_value(pointwise.ADDCDIV, (self, tensor1, tensor2), value)
     return dispatch.apply_inplace(pointwise.ADDCDIV, self, (tensor1, tensor2), (("value", value),))
 
 

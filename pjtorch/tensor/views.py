@@ -390,9 +390,9 @@ def reshape_as(t: Tensor, other: Tensor) -> Tensor:
 
 
 def flatten(t: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
+    start, end = wrap_dim(start_dim, t.ndim), wrap_dim(end_dim, t.ndim)
     if t.ndim == 0:
         return reshape(t, 1)
-    start, end = wrap_dim(start_dim, t.ndim), wrap_dim(end_dim, t.ndim)
     if start > end:
         raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
     if start == end:
@@ -632,13 +632,21 @@ def _check_strided_layout(t: Tensor, size: tuple, stride: tuple, offset: int) ->
         raise RuntimeError(f"Tensor: invalid storage offset {offset}")
 
 
+def wrap_dim_of_dimensioned(dim: int, ndim: int) -> int:
+    """wrap_dim for ops that want a dimensioned tensor (unbind, roll, unique, cross, fft), with PyTorch's error for a
+    0-dim one."""
+    if ndim == 0:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+    return wrap_dim(dim, ndim)
+
+
 def _dims(values: tuple) -> str:
     return f"[{', '.join(map(str, values))}]"
 
 
 @_taking_numpy_names
 def unbind(t: Tensor, dim: int = 0) -> tuple:
-    dim = wrap_dim(dim, t.ndim)
+    dim = wrap_dim_of_dimensioned(dim, t.ndim)
     return make_views(t, _select_layout, "UnbindBackward0", [(dim, i) for i in range(t._shape[dim])])
 
 
@@ -647,7 +655,9 @@ def split(t: Tensor, split_size_or_sections, dim: int = 0) -> tuple:
     size = t._shape[dim]
     if isinstance(split_size_or_sections, int):
         step = split_size_or_sections
-        if step <= 0 and size:
+        if step < 0:
+            raise RuntimeError(f"split expects split_size be non-negative, but got split_size={step}")
+        if step == 0 and size:
             raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got dimension size of {size}")
         bounds = [(start, min(start + step, size)) for start in range(0, size, step)] if size else [(0, 0)]
         name = "SplitBackward0"
@@ -667,24 +677,40 @@ def chunk(t: Tensor, chunks: int, dim: int = 0) -> tuple:
     if chunks <= 0:
         raise RuntimeError("chunk expects `chunks` to be greater than 0, got: " + str(chunks))
     size = t._shape[wrap_dim(dim, t.ndim)]
-    return split(t, max(1, -(-size // chunks)), dim)
+    return split(t, -(-size // chunks) if size else [0] * chunks, dim)  # an empty dim: `chunks` empty pieces
 
 
 @_taking_numpy_names
 def tensor_split(t: Tensor, indices_or_sections, dim: int = 0) -> tuple:
+    if t.ndim == 0:
+        raise RuntimeError("tensor_split expected at least a 1-dimensional tensor, but got a tensor with 0 dims")
     dim = wrap_dim(dim, t.ndim)
     size = t._shape[dim]
+    if isinstance(indices_or_sections, Tensor):
+        indices_or_sections = _split_points(indices_or_sections)
     if isinstance(indices_or_sections, int):
         count = indices_or_sections
         if count <= 0:
             raise RuntimeError(f"number of sections must be larger than 0, got {count}")
         base, extra = divmod(size, count)
         sizes = [base + 1 if i < extra else base for i in range(count)]
-    else:
-        cuts = [0] + [min(max(int(i), 0), size) for i in indices_or_sections] + [size]
-        sizes = [max(0, hi - lo) for lo, hi in zip(cuts, cuts[1:])]
-    starts = [sum(sizes[:i]) for i in range(len(sizes))]
-    return tuple(make_view(t, _slice_layout, "SliceBackward0", dim, lo, lo + s, 1) for lo, s in zip(starts, sizes))
+        starts = [sum(sizes[:i]) for i in range(len(sizes))]
+        bounds = [(lo, lo + s) for lo, s in zip(starts, sizes)]
+    else:  # piece i is t[cut i-1 : cut i] along dim, as a Python slice takes its (maybe negative) bounds
+        cuts = [int(i) for i in indices_or_sections]
+        bounds = [slice(lo, hi).indices(size)[:2] for lo, hi in zip([0, *cuts], [*cuts, size])]
+    return tuple(make_view(t, _slice_layout, "SliceBackward0", dim, lo, max(lo, hi), 1) for lo, hi in bounds)
+
+
+def _split_points(points: Tensor):
+    """tensor_split's tensor argument: a 0-dim one is the number of sections, a vector the indices."""
+    if points.ndim > 1:
+        raise RuntimeError("tensor_split expected tensor_indices_or_sections to be a zero-dimensional or "
+                           f"one-dimensional tensor, but got a tensor with {points.ndim} dims")
+    if points.dtype is not dtypes.int64:
+        raise RuntimeError("tensor_split expected tensor_indices_or_sections to have dtype of long, but got "
+                           f"{dtypes.LEGACY_NAMES[points.dtype].removesuffix('Tensor')}")
+    return points.tolist()
 
 
 def hsplit(t: Tensor, indices_or_sections=None, **named) -> tuple:
