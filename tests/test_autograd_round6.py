@@ -1,6 +1,5 @@
-"""Autograd details compared with PyTorch: the layout of a leaf's first gradient, nodes without a derivative,
-gradients computed from results, saved-tensor hooks, batched grad_outputs, forward-mode AD, post-accumulate hooks,
-gradient edges, which modified saved tensor is reported, and means."""
+"""Autograd details compared with PyTorch: the layout of a leaf's first gradient, and nodes PyTorch names but
+gives no derivative."""
 import pytest
 
 from tensor_oracle import same, same_output
@@ -51,6 +50,30 @@ def test_grad_layout_through_a_hook_and_after_accumulation(leaf):
 
     same(hooked, layout=True)
     same(accumulated, layout=True)
+
+
+UNIQUE_CALLS = {
+    "unique": "torch.unique(x)",
+    "unique_unsorted": "torch.unique(x, sorted=False)",
+    "unique_dim": "torch.unique(x, dim=0)",
+    "method_with_counts": "x.unique(return_counts=True)[0]",
+    "unique_consecutive": "torch.unique_consecutive(x)",
+    "unique_consecutive_dim": "x.unique_consecutive(return_inverse=True, dim=1)[0]",
+}
+
+
+@pytest.mark.parametrize("call", UNIQUE_CALLS.values(), ids=UNIQUE_CALLS.keys())
+def test_unique_has_pytorchs_grad_fn_and_refuses_backward(call):
+    same_output(f"""
+        x = torch.tensor([[1., 2.], [1., 2.], [3., 4.]], requires_grad=True)
+        r = {call}
+        print(r.requires_grad, r.grad_fn.name(), r.grad_fn.next_functions)
+        tr(lambda: r.sum().backward())
+        tr(lambda: torch.autograd.grad({call}.sum(), x, create_graph=True))
+        with torch.no_grad():
+            print({call}.grad_fn)
+        print(x.detach().unique().grad_fn)
+    """)
 
 
 def test_an_op_without_a_derivative_refuses_under_create_graph_too():

@@ -1112,6 +1112,7 @@ def unique_consecutive(input: Tensor, return_inverse: bool = False, return_count
     kept = np.moveaxis(np.moveaxis(values, axis, 0)[starts], 0, axis) if axis is not None else \
         values.reshape(-1)[starts]
     result = [tensor(kept, dtype=input.dtype, device=input.device)]
+    dispatch.record_without_derivative("unique_consecutive", "UniqueConsecutiveBackward0", input, result[0])
     if return_inverse:
         result.append(tensor(run.reshape(input.shape if axis is None else -1), dtype=dtypes.int64,
                              device=input.device))

@@ -1802,6 +1802,8 @@ def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False, ret
         found = np.unique(values.reshape(-1) if dim is None else values, return_inverse=True, return_counts=True,
                           axis=dim, equal_nan=False)
     parts = [factories.tensor(found[0], dtype=input.dtype, device=input.device)]
+    dispatch.record_without_derivative(*(("_unique2", "Unique2Backward0") if dim is None else
+                                         ("unique_dim", "UniqueDimBackward0")), input, parts[0])
     if return_inverse:
         inverse = np.asarray(found[1], np.int64).reshape(input._shape if dim is None else -1)
         parts.append(factories.tensor(inverse, dtype=dtypes.int64, device=input.device))
