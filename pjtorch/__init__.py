@@ -98,6 +98,7 @@ from .tensor.extra_functions import (  # noqa: E402
 from . import linalg  # noqa: E402
 from . import fft, special, testing  # noqa: E402
 from . import compiler, func  # noqa: E402
+from . import distributions  # noqa: E402
 from .compiler import compile  # noqa: E402
 from .func import vmap  # noqa: E402
 from .linalg import det, matrix_power  # noqa: E402
