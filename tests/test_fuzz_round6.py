@@ -210,3 +210,8 @@ def test_median_with_nans_matches_torch(picks):
     values = np.array([1.0, 2.0, NAN, -1.0])[picks]
     same(lambda m: m.median(m.tensor(values)))
     same(lambda m: m.median(m.tensor(values).reshape(1, -1), 1))
+
+
+@pytest.mark.parametrize("shapes", [((3, 4), (2, 4)), ((2, 3), (3,)), ((1,), (0,)), ((2, 1, 3), (4, 1), (1, 3))])
+def test_broadcast_tensors_shapes_and_errors(shapes):
+    same(lambda m: m.broadcast_tensors(*(m.ones(s) for s in shapes)))

@@ -16,6 +16,7 @@ import numpy as np
 
 from .. import dispatch
 from ..ops import extra as extra_ops
+from ..ops import pointwise as pointwise_ops
 from ..ops import shape as shape_ops
 from ..ops import strided as strided_ops
 from ..ops.registry import Op, SAVES_NOTHING
@@ -1227,8 +1228,10 @@ def broadcast_shapes(*shapes):
 
 
 def broadcast_tensors(*tensors) -> tuple:
+    """Views of `tensors` expanded to their common shape; a mismatch raises the elementwise ops' error, not
+    torch.broadcast_shapes' own."""
     tensors = _tensor_list(tensors)
-    shape = broadcast_shapes(*(t.shape for t in tensors))
+    shape = pointwise_ops.broadcast_shapes(*(t.shape for t in tensors))
     return tuple(t.expand(shape) for t in tensors)
 
 
