@@ -527,7 +527,7 @@ _INPLACE_DECIDED: dict = {}
 def apply_inplace(op: Op, target: Tensor, others: Sequence, static: tuple = ()) -> Tensor:
     """Runs `op(target, *others)` and writes the result into `target`, keeping its dtype."""
     check_inplace_allowed(target)
-    dual = forward_ad.has_tangent((target, *others))
+    dual = forward_ad.LEVEL.active and forward_ad.has_tangent((target, *others))
     signature = _inplace_signature(op, target, others, static) if target._whole and not dual else None
     if signature is not None:
         decided = _INPLACE_DECIDED.get(signature)

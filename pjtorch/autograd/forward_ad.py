@@ -87,7 +87,7 @@ def attach(tensor: Tensor, tangent: Tensor) -> None:
 
 
 def has_tangent(inputs: Sequence) -> bool:
-    return LEVEL.active and any(isinstance(x, Tensor) and x._tangent is not None for x in inputs)
+    return any(isinstance(x, Tensor) and x._tangent is not None for x in inputs)
 
 
 def propagate(kernel, inputs: Sequence, arrays: Sequence, outputs: Sequence[Tensor]) -> None:
