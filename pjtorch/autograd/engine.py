@@ -138,7 +138,7 @@ def _input_edge(t: Tensor, position: int) -> Edge:
         raise RuntimeError(f"all inputs have to be Tensors or GradientEdges, but got {type(t).__name__}")
     edge = dispatch.edge_of(t)
     if edge is None:
-        raise RuntimeError(f"One of the differentiated Tensors does not require grad")
+        raise RuntimeError("One of the differentiated Tensors does not require grad")
     return edge
 
 
@@ -148,7 +148,7 @@ def _seeds(tensors: Sequence[Tensor], grads, create_graph: bool) -> list:
         grads = (grads,) * len(tensors) if grads is None else (grads,)
     grads = tuple(grads)
     if len(grads) != len(tensors):
-        raise RuntimeError(f"grad can be implicitly created only for scalar outputs" if not grads else
+        raise RuntimeError("grad can be implicitly created only for scalar outputs" if not grads else
                            f"Mismatch in number of grad_outputs: {len(grads)} and {len(tensors)} outputs")
     seeds = []
     for i, (t, g) in enumerate(zip(tensors, grads)):
@@ -280,7 +280,6 @@ def _run_stepwise(order, roots, seeds, retain_graph, create_graph, capture, accu
                 _add_into(pending, edge, g)
         if not retain_graph:
             node.release()
-            saved_hooks.forget(node)
     return captured
 
 

@@ -17,7 +17,6 @@ from ..ops import deferred
 from ..ops.registry import TRACE_COUNTS
 from ..tensor import dtypes, factories
 from ..tensor.tensor import Tensor
-from . import saved_hooks
 from .graph import AccumulateGrad, Edge, OpNode, fill_holes, split_holes
 
 _CACHE: dict = {}
@@ -34,9 +33,8 @@ MAX_NODES = 256
 def can_fuse(order: list) -> bool:
     if len(order) > MAX_NODES:
         return False
-    packed = saved_hooks.any_packed()
     for node in order:
-        if node.has_hooks() or not node.fusable or (packed and saved_hooks.is_packed(node)):
+        if node.has_hooks() or not node.fusable:
             return False
         if isinstance(node, AccumulateGrad):
             if node.variable._leaf_hooks or node.variable._post_accumulate_hooks:

@@ -230,7 +230,7 @@ class Node:
 class OpNode(Node):
     """A recorded op call; backward is `jax.vjp` of its kernel at the saved inputs."""
 
-    __slots__ = ("kernel", "saved", "versions", "out_meta", "tuple_output", "released")
+    __slots__ = ("kernel", "saved", "versions", "out_meta", "tuple_output", "released", "packed")
 
     def __init__(self, kernel, edges: tuple, saved: tuple, versions: tuple, out_meta: tuple,
                  tuple_output: bool = False) -> None:
@@ -243,6 +243,11 @@ class OpNode(Node):
         self.out_meta = out_meta
         self.tuple_output = tuple_output
         self.released = False
+        self.packed = None  # what saved-tensor hooks packed (saved_hooks)
+
+    def has_hooks(self) -> bool:
+        """Saved-tensor hooks count: their unpack hooks must run, so the node runs stepwise."""
+        return bool(self.tensor_hooks or self.pre_hooks or self.post_hooks or self.packed)
 
     def pullback(self, saved: tuple, cotangents: tuple) -> tuple:
         """The input cotangents, given the checked saved inputs and one cotangent per output."""
@@ -294,7 +299,9 @@ class OpNode(Node):
         return primals_read(self.vjp_static(), tuple((a.shape, a.dtype) for a in self.saved))
 
     def release(self) -> None:
-        """Frees what backward needed (PyTorch keeps nothing for ops that save nothing)."""
+        """Frees what backward needed (PyTorch keeps nothing for ops that save nothing), and what pack hooks
+        returned."""
+        self.packed = None
         if self.versions or self.kernel.op.saves:
             self.saved = None
             self.versions = ()

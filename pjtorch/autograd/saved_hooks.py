@@ -6,7 +6,6 @@ A node whose tensors were packed runs in the stepwise engine (the fused replay r
 from __future__ import annotations
 
 import threading
-import weakref
 from typing import Any, Callable, Sequence
 
 from ..tensor.tensor import Tensor
@@ -19,10 +18,6 @@ class _State(threading.local):
 
 
 STATE = _State()
-
-# node -> pack's entries, keyed by the input position each replaces (None for a saved output)
-_PACKED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
 
 class saved_tensors_hooks:
     """Within this context, tensors saved for backward go through `pack_hook`, and come back through
@@ -89,21 +84,14 @@ def unpack(entries: list) -> list:
 
 
 def remember(node, entries: list) -> None:
-    _PACKED[node] = entries
-
-
-def any_packed() -> bool:
-    return bool(_PACKED)
-
-
-def is_packed(node) -> bool:
-    return node in _PACKED
+    """Kept by the node, as PyTorch's graph keeps what pack hooks return (and freed with it)."""
+    node.packed = entries
 
 
 def unpacked_arrays(node, arrays: tuple) -> tuple:
     """`arrays` (the node's saved inputs) with each packed input replaced by its unpack hook's result; a saved
     output (key None) is unpacked for the hook's sake only, as the node's vjp reads its inputs."""
-    entries = _PACKED.get(node)
+    entries = node.packed
     if not entries:
         return arrays
     arrays = list(arrays)
@@ -111,8 +99,3 @@ def unpacked_arrays(node, arrays: tuple) -> tuple:
         if position is not None:
             arrays[position] = tensor._value().astype(arrays[position].dtype)
     return tuple(arrays)
-
-
-def forget(node) -> None:
-    """Frees what was packed for `node`, as backward frees its saved tensors."""
-    _PACKED.pop(node, None)
