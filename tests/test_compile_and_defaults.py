@@ -7,6 +7,16 @@ import pjtorch
 from tensor_oracle import reference, same_output
 
 
+@pytest.fixture
+def torch_distribution_checks_restored():
+    """PyTorch's compiler turns off torch.distributions' argument validation for the whole process."""
+    torch = reference()
+    validating = torch.distributions.Distribution._validate_args
+    yield
+    torch.distributions.Distribution.set_default_validate_args(validating)
+
+
+@pytest.mark.usefixtures("torch_distribution_checks_restored")
 def test_compile_wraps_modules_and_functions_as_pytorch_does():
     same_output("""
         import warnings
