@@ -55,10 +55,7 @@ def _view_op(grad_name: str) -> Op:
 
 def make_view(parent: Tensor, layout_fn: Callable, grad_name: str, *args) -> Tensor:
     """A tensor sharing `parent`'s storage through `layout_fn`, recorded for autograd."""
-    view = _view_of(parent, layout_fn(parent._shape, parent._stride, parent._offset, *args))
-    if parent._tangent is not None:
-        tangent = parent._tangent
-        forward_ad.attach(view, _view_of(tangent, layout_fn(tangent._shape, tangent._stride, tangent._offset, *args)))
+    view = _laid_view(parent, layout_fn, args)
     if _recording(parent):
         relative_shape, relative_stride, relative_offset = layout_fn(
             parent._shape, strided.contiguous_strides(parent._shape), 0, *args)
@@ -71,13 +68,7 @@ def make_view(parent: Tensor, layout_fn: Callable, grad_name: str, *args) -> Ten
 def make_views(parent: Tensor, layout_fn: Callable, grad_name: str, arguments: Sequence[tuple]) -> tuple:
     """Views of `parent`, one per argument tuple, recorded as PyTorch records unbind and split: one node with an
     output per view. PyTorch then refuses in-place changes to the views (see dispatch.check_inplace_allowed)."""
-    views = tuple(_view_of(parent, layout_fn(parent._shape, parent._stride, parent._offset, *args))
-                  for args in arguments)
-    if parent._tangent is not None:
-        tangent = parent._tangent
-        for view, args in zip(views, arguments):
-            forward_ad.attach(view, _view_of(tangent, layout_fn(tangent._shape, tangent._stride, tangent._offset,
-                                                                *args)))
+    views = tuple(_laid_view(parent, layout_fn, args) for args in arguments)
     if _recording(parent):
         contiguous = strided.contiguous_strides(parent._shape)
         layouts = tuple(layout_fn(parent._shape, contiguous, 0, *args) for args in arguments)
@@ -86,6 +77,16 @@ def make_views(parent: Tensor, layout_fn: Callable, grad_name: str, arguments: S
         for view in views:
             view._multi_output_view = True
     return views
+
+
+def _laid_view(parent: Tensor, layout_fn: Callable, args: tuple) -> Tensor:
+    """`parent` seen through `layout_fn(shape, stride, offset, *args)`; a dual tensor's tangent is seen the same
+    way (forward AD)."""
+    view = _view_of(parent, layout_fn(parent._shape, parent._stride, parent._offset, *args))
+    tangent = parent._tangent
+    if tangent is not None:
+        forward_ad.attach(view, _view_of(tangent, layout_fn(tangent._shape, tangent._stride, tangent._offset, *args)))
+    return view
 
 
 def _view_of(parent: Tensor, layout: tuple) -> Tensor:
