@@ -24,6 +24,11 @@ _LEGACY_TOLERANCES = {dtypes.float16: (1e-3, 1e-3), dtypes.bfloat16: (1.6e-2, 1e
                       dtypes.float64: (1e-5, 1e-8)}
 
 
+def _looser(table: dict, a: dtypes.dtype, b: dtypes.dtype) -> tuple:
+    """The (rtol, atol) of two dtypes' defaults, each the larger of the two (exact for dtypes not in `table`)."""
+    return tuple(builtins.max(pair) for pair in zip(table.get(a, (0, 0)), table.get(b, (0, 0))))
+
+
 class _Mismatch(AssertionError):
     """A failed comparison; `path` says where in the nesting it happened."""
 
@@ -62,8 +67,7 @@ def assert_allclose(actual: Any, expected: Any, rtol: float | None = None, atol:
     actual = actual if isinstance(actual, Tensor) else tensor(actual)
     expected = expected if isinstance(expected, Tensor) else tensor(expected, dtype=actual.dtype)
     if rtol is None and atol is None:
-        rtol, atol = (builtins.max(pair) for pair in zip(_LEGACY_TOLERANCES.get(actual.dtype, (0, 0)),
-                                                         _LEGACY_TOLERANCES.get(expected.dtype, (0, 0))))
+        rtol, atol = _looser(_LEGACY_TOLERANCES, actual.dtype, expected.dtype)
     assert_close(actual, expected, rtol=rtol, atol=atol, equal_nan=equal_nan, check_dtype=False, msg=msg or None)
 
 
@@ -139,8 +143,7 @@ def _compare_tensors(actual: Tensor, expected: Tensor, options: dict) -> None:
             raise _Mismatch(f"The values for attribute '{name}' do not match: {mine} != {theirs}.")
     rtol, atol = options["rtol"], options["atol"]
     if rtol is None:
-        rtol, atol = (builtins.max(pair) for pair in zip(_TOLERANCES.get(actual.dtype, (0, 0)),
-                                                         _TOLERANCES.get(expected.dtype, (0, 0))))
+        rtol, atol = _looser(_TOLERANCES, actual.dtype, expected.dtype)
     common = dtypes.promote_types(actual.dtype, expected.dtype)
     mine, theirs = _host(actual, common), _host(expected, common)
     if actual.ndim == 0:
