@@ -15,6 +15,7 @@ import numpy as np
 from jax import lax
 
 from .pointwise import refusing
+from .reduction import mean
 from .registry import Op, SAVES_NOTHING, SAVES_INPUTS_AND_INDICES
 
 _PRECISION = lax.Precision.HIGHEST
@@ -407,7 +408,7 @@ def _multi_margin(x, target, *weight, p, margin, reduction, has_weight):
     not_target = jnp.arange(x.shape[1])[None, :] != target[:, None]
     per = jnp.sum(jnp.where(not_target, z, 0), axis=1) / x.shape[1]
     if reduction == "mean":
-        return jnp.mean(per)
+        return mean(per)
     if reduction == "sum":
         return jnp.sum(per)
     return per[0] if unbatched else per
@@ -418,7 +419,7 @@ MULTI_MARGIN_LOSS = Op("multi_margin_loss", _multi_margin, promote="none")
 def _soft_margin(x, target, reduction):
     loss = jnp.log1p(jnp.exp(-target * x))
     if reduction == "mean":
-        return jnp.mean(loss)
+        return mean(loss)
     if reduction == "sum":
         return jnp.sum(loss)
     return loss
