@@ -379,7 +379,7 @@ def record(kernel, inputs: Sequence, arrays: Sequence, outputs: Sequence[Tensor]
             out._grad_fn = node
             out._output_nr = nr
     if saved_hooks.STATE.hooks:
-        saved_hooks.remember(node, saved_hooks.pack(_tensors_saved(node, inputs, outputs)))
+        node.packed = saved_hooks.pack(_tensors_saved(node, inputs, outputs))
 
 
 def record_without_derivative(op_name: str, grad_name: str, input: Tensor, output: Tensor) -> None:

@@ -83,11 +83,6 @@ def unpack(entries: list) -> list:
     return unpacked
 
 
-def remember(node, entries: list) -> None:
-    """Kept by the node, as PyTorch's graph keeps what pack hooks return (and freed with it)."""
-    node.packed = entries
-
-
 def unpacked_arrays(node, arrays: tuple) -> tuple:
     """`arrays` (the node's saved inputs) with each packed input replaced by its unpack hook's result; a saved
     output (key None) is unpacked for the hook's sake only, as the node's vjp reads its inputs."""
