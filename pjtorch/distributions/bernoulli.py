@@ -8,10 +8,10 @@ from pjtorch.tensor.tensor import Tensor
 
 from . import constraints
 from .distribution import Distribution
-from .utils import broadcast_all, check_probs_or_logits, lazy_property, logits_to_probs, probs_to_logits
+from .utils import BinaryProbsLogits, broadcast_all, check_probs_or_logits
 
 
-class Bernoulli(Distribution):
+class Bernoulli(BinaryProbsLogits, Distribution):
     """A coin flip; `probs` and `logits` derive from each other on first use."""
 
     arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
@@ -27,14 +27,6 @@ class Bernoulli(Distribution):
             (self.logits,) = broadcast_all(logits)
             batch_shape = self.logits.size()
         super().__init__(batch_shape, validate_args=validate_args)
-
-    @lazy_property
-    def logits(self) -> Tensor:
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @lazy_property
-    def probs(self) -> Tensor:
-        return logits_to_probs(self.logits, is_binary=True)
 
     @property
     def param_shape(self) -> Size:

@@ -8,10 +8,10 @@ from pjtorch.tensor.tensor import Tensor
 from . import constraints
 from .distribution import Distribution
 from .sampling import binomial
-from .utils import broadcast_all, check_probs_or_logits, lazy_property, logits_to_probs, probs_to_logits
+from .utils import BinaryProbsLogits, broadcast_all, check_probs_or_logits
 
 
-class Binomial(Distribution):
+class Binomial(BinaryProbsLogits, Distribution):
     """Number of successes in `total_count` independent Bernoulli(probs) trials."""
 
     arg_constraints = {"total_count": constraints.nonnegative_integer, "probs": constraints.unit_interval,
@@ -32,14 +32,6 @@ class Binomial(Distribution):
     @property
     def support(self) -> constraints.Constraint:
         return constraints.integer_interval(0, self.total_count)
-
-    @lazy_property
-    def logits(self) -> Tensor:
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @lazy_property
-    def probs(self) -> Tensor:
-        return logits_to_probs(self.logits, is_binary=True)
 
     @property
     def mean(self) -> Tensor:

@@ -60,3 +60,16 @@ class lazy_property:
             value = self.compute(instance)
         instance.__dict__[self.compute.__name__] = value
         return value
+
+
+class BinaryProbsLogits:
+    """The `probs` and `logits` of a two-outcome parameter (Bernoulli, Binomial), each derived from the other on
+    first use."""
+
+    @lazy_property
+    def logits(self) -> Tensor:
+        return probs_to_logits(self.probs, is_binary=True)
+
+    @lazy_property
+    def probs(self) -> Tensor:
+        return logits_to_probs(self.logits, is_binary=True)
