@@ -1,32 +1,48 @@
-"""`torch.cuda`: CUDA devices are JAX's GPU devices."""
+"""`torch.cuda`: CUDA devices are JAX's GPU devices.
+
+Where JAX sees no GPU, every function answers as PyTorch's CPU-only build does (the build a CPU machine gets
+from `pip install torch`): some return 0 or an empty list, most raise "Torch not compiled with CUDA enabled".
+"""
 from __future__ import annotations
 
 from typing import NamedTuple
 
-from ..tensor.device import device as _device, gpu_devices, normalize
+from ..tensor.device import gpu_devices, normalize
 from ..tensor.legacy import CUDA_TYPES as _LEGACY_TYPES
+from . import memory, nvtx
+from ._state import gpu as _gpu, missing_binding as _missing_binding
+from .memory import (empty_cache, max_memory_allocated, max_memory_cached, max_memory_reserved, mem_get_info,
+                     memory_allocated, memory_cached, memory_reserved, memory_snapshot, memory_stats, memory_summary,
+                     reset_max_memory_allocated, reset_max_memory_cached, reset_peak_memory_stats,
+                     set_per_process_memory_fraction)
+from .streams import Event, Stream, StreamContext, current_stream, default_stream, stream
 
 globals().update({legacy.__name__: legacy for legacy in _LEGACY_TYPES.values()})  # torch.cuda.FloatTensor, ...
+
+_NVML_MISSING = "nvidia-ml-py does not seem to be installed or it can't be imported."
+
+
+class OutOfMemoryError(RuntimeError):
+    """`torch.cuda.OutOfMemoryError` (also `torch.OutOfMemoryError`)."""
+
+
+OutOfMemoryError.__module__ = "torch"
 
 
 def is_available() -> bool:
     return bool(gpu_devices())
 
 
+def is_initialized() -> bool:
+    return is_available()
+
+
+def init() -> None:
+    _gpu()
+
+
 def device_count() -> int:
     return len(gpu_devices())
-
-
-def _gpu(index=None):
-    gpus = gpu_devices()
-    if not gpus:
-        raise AssertionError("Torch not compiled with CUDA enabled")
-    if isinstance(index, (str, _device)):
-        index = normalize(index).index
-    index = 0 if index is None else index
-    if index >= len(gpus):
-        raise AssertionError("Invalid device id")
-    return gpus[index]
 
 
 def current_device() -> int:
@@ -60,36 +76,27 @@ def get_device_capability(device=None) -> tuple:
     return properties.major, properties.minor
 
 
+def get_arch_list() -> list:
+    """The architectures the build targets: none in a CPU-only build, the GPU's own otherwise."""
+    if not is_available():
+        return []
+    major, minor = get_device_capability()
+    return [f"sm_{major}{minor}"]
+
+
 def synchronize(device=None) -> None:
     """Waits for all queued work on the device (JAX dispatches asynchronously too)."""
     import jax
 
+    gpu = _gpu(device)
     for array in jax.live_arrays():
-        if any(d == _gpu(device) for d in array.devices()):
+        if any(d == gpu for d in array.devices()):
             array.block_until_ready()
 
 
-def _stat(device, key: str) -> int:
-    return int((_gpu(device).memory_stats() or {}).get(key, 0))
-
-
-def memory_allocated(device=None) -> int:
-    return _stat(device, "bytes_in_use")
-
-
-def max_memory_allocated(device=None) -> int:
-    return _stat(device, "peak_bytes_in_use")
-
-
-def memory_reserved(device=None) -> int:
-    return _stat(device, "bytes_reserved") or _stat(device, "bytes_in_use")
-
-
-def empty_cache() -> None:
-    """JAX's allocator keeps its pool; there is nothing PyTorch-like to release."""
-
-
 def manual_seed(seed: int) -> None:
+    """Seeds the one generator pjtorch draws from on every device, as PyTorch's CPU-only build leaves CUDA
+    seeding a no-op."""
     from ..tensor.random import manual_seed as seed_all
 
     seed_all(seed)
@@ -98,12 +105,94 @@ def manual_seed(seed: int) -> None:
 manual_seed_all = manual_seed
 
 
+def seed() -> None:
+    if is_available():
+        from ..tensor.random import seed as reseed
+
+        reseed()
+
+
+seed_all = seed
+
+
+def initial_seed() -> int:
+    _gpu()
+    from ..tensor.random import initial_seed as default_initial_seed
+
+    return default_initial_seed()
+
+
+def get_rng_state(device="cuda"):
+    _gpu()
+    from ..tensor.random import get_rng_state as default_state
+
+    return default_state()
+
+
+def set_rng_state(new_state, device="cuda") -> None:
+    if is_available():
+        from ..tensor.random import set_rng_state as set_default_state
+
+        set_default_state(new_state)
+
+
+def get_rng_state_all() -> list:
+    return [get_rng_state() for _ in range(device_count())]
+
+
+def set_rng_state_all(new_states) -> None:
+    for state in new_states:
+        set_rng_state(state)
+
+
 def is_bf16_supported() -> bool:
     return is_available()
 
 
+def is_tf32_supported() -> bool:
+    return is_available() and get_device_capability()[0] >= 8
+
+
 def set_device(device) -> None:
+    if not is_available():
+        _missing_binding("_cuda_setDevice")
     _gpu(device)
+
+
+def ipc_collect() -> None:
+    _gpu()
+
+
+def set_sync_debug_mode(debug_mode) -> None:
+    _gpu()
+
+
+def get_sync_debug_mode() -> int:
+    _gpu()
+    return 0
+
+
+def current_blas_handle() -> int:
+    _gpu()
+    return 0
+
+
+def is_current_stream_capturing() -> bool:
+    if not is_available():
+        raise RuntimeError("Tried to instantiate dummy base class _cuda_isCurrentStreamCapturing")
+    return False
+
+
+def _nvml(*args, **kwargs):
+    """utilization(), temperature(), ...: PyTorch reads them through nvidia-ml-py, which pjtorch does not ship."""
+    raise ModuleNotFoundError(_NVML_MISSING)
+
+
+utilization = temperature = power_draw = clock_rate = memory_usage = _nvml
+
+
+def list_gpu_processes(device=None) -> str:
+    return "pynvml module not found, please install nvidia-ml-py"
 
 
 class device:
@@ -117,3 +206,13 @@ class device:
 
     def __exit__(self, *exc) -> None:
         return None
+
+
+class device_of(device):
+    """`torch.cuda.device_of(t)`: the device context of a tensor's device."""
+
+    def __init__(self, obj) -> None:
+        super().__init__(obj.get_device() if obj.is_cuda else -1)
+
+
+__all__ = [name for name in globals() if not name.startswith("_") and name not in ("annotations", "NamedTuple")]
