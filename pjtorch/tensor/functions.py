@@ -341,6 +341,9 @@ def _check_integer_power(result: dtypes.dtype, exponent) -> None:
         raise RuntimeError("Integers to negative integer powers are not allowed.")
 
 
+_REAL_NUMBERS = frozenset({int, float})
+
+
 def _power_operands(name: str, input, exponent) -> None:
     """pow and float_power want a tensor for the base or the exponent: PyTorch's error for two numbers."""
     if not isinstance(input, Tensor) and not isinstance(exponent, Tensor):
@@ -350,6 +353,10 @@ def _power_operands(name: str, input, exponent) -> None:
 
 
 def pow(input, exponent) -> Tensor:
+    if type(exponent) in _REAL_NUMBERS and type(input) is Tensor and input._storage.dtype.category == dtypes.FLOATING:
+        # `x ** 2`, the common case, without the promotion below: a real number keeps a floating tensor's dtype
+        return dispatch.apply(pointwise.SCALAR_POW, (input,), (("dtype", input._storage.dtype.jax),
+                                                               ("exponent", exponent)))
     _power_operands("pow", input, exponent)
     if isinstance(input, Tensor) and not isinstance(exponent, Tensor):
         exponent = as_operand(exponent, "exponent")
