@@ -103,5 +103,8 @@ class StreamContext:
         return None
 
 
+StreamContext.__module__ = "torch.cuda"
+
+
 def stream(stream: Stream | None) -> StreamContext:
     return StreamContext(stream)
