@@ -1,21 +1,19 @@
 """Random number generation: `Generator`, `manual_seed`, and the sampling factories.
 
-A Generator holds a seed and a counter; each draw folds the counter into the seed's key inside
-one compiled function per (distribution, shape, dtype), so drawing costs one XLA call and the
-same seed always gives the same values. PyTorch's exact streams are not reproduced.
+A Generator is PyTorch's CPU random stream (`rng`): the same seed and the same sequence of draws give the values
+PyTorch's CPU build gives. Draws are made on the host and placed on the tensor's device (PyTorch's CUDA
+generator is another algorithm, whose values are not reproduced).
 """
 from __future__ import annotations
 
 import builtins
-import functools
 import math
 import threading
 
 import jax
-import jax.numpy as jnp
 import numpy as np
 
-from . import dtypes
+from . import dtypes, rng
 from .device import normalize, to_jax
 from .tensor import Tensor
 from .factories import (arg_type_name, check_grad_dtype, invalid_arguments, is_int_argument, like, new_shape,
@@ -30,14 +28,16 @@ class Generator:
     def __init__(self, device="cpu") -> None:
         self.device = normalize(device)
         self._lock = threading.Lock()
-        self.manual_seed(_DEFAULT_SEED)
+        self._stream = rng.Stream(_DEFAULT_SEED)
+        self._seed = _DEFAULT_SEED
 
     def manual_seed(self, seed: int) -> "Generator":
         seed = int(seed)
         if not -0x8000_0000_0000_0000 <= seed <= 0xFFFF_FFFF_FFFF_FFFF:
             raise ValueError("Overflow when unpacking long long")
         self._seed = seed % (1 << 64)
-        self._counter = 0
+        with self._lock:
+            self._stream.reseed(self._seed)
         return self
 
     def seed(self) -> int:
@@ -51,19 +51,28 @@ class Generator:
     def get_state(self) -> Tensor:
         from .factories import tensor
 
-        return tensor(np.array([self._seed, self._counter], dtype=np.uint64).view(np.uint8))
+        with self._lock:
+            return tensor(rng.state_bytes(self._stream, self._seed))
 
     def set_state(self, state: Tensor) -> "Generator":
-        seed, counter = np.asarray(state._value()).astype(np.uint8).view(np.uint64)
-        self._seed, self._counter = int(seed), int(counter)
+        if not isinstance(state, Tensor):
+            raise TypeError(f"expected a torch.ByteTensor, but got {type(state).__name__}")
+        if state.dtype is not dtypes.uint8:
+            raise TypeError("RNG state must be a torch.ByteTensor")
+        with self._lock:
+            self._seed = rng.restore(self._stream, np.asarray(state._value()).reshape(-1))
         return self
 
-    def _next(self) -> tuple:
-        """(seed words, counter) for one draw; advances the stream."""
+    def draw(self, sampler, *args):
+        """`sampler(stream, *args)` with the stream to itself: a draw reads a run of consecutive words."""
         with self._lock:
-            counter = self._counter
-            self._counter += 1
-        return np.array([self._seed >> 32, self._seed & 0xFFFF_FFFF], np.uint32), np.uint32(counter)
+            return sampler(self._stream, *args)
+
+    def _next(self) -> tuple:
+        """Key material for the samplers that run in JAX (the distributions' gamma and friends): two words of the
+        stream."""
+        words = self.draw(rng.Stream.words32, 2).astype(np.uint32)
+        return words, np.uint32(0)
 
 
 default_generator = Generator()
@@ -89,73 +98,37 @@ def set_rng_state(state: Tensor) -> None:
     default_generator.set_state(state)
 
 
-@functools.lru_cache(maxsize=None)
-def _sampler(kind: str, shape: tuple, dtype, jax_device):
-    """One compiled draw per (distribution, shape, dtype, device); bounds, mean and std are runtime arguments."""
-    def draw(seed_words, counter, *params):
-        key = jax.random.fold_in(jax.random.wrap_key_data(seed_words, impl="threefry2x32"), counter)
-        return _SAMPLERS[kind](key, shape, dtype, *params)
-
-    return jax.jit(draw, out_shardings=jax.sharding.SingleDeviceSharding(jax_device))
-
-
-def _uniform(key, shape, dtype, low, high):
-    """Complex draws take their real and imaginary parts uniformly, as PyTorch's do."""
-    if jnp.issubdtype(dtype, jnp.complexfloating):
-        parts = jax.random.uniform(key, shape + (2,), jnp.finfo(dtype).dtype, low, high)
-        return jax.lax.complex(parts[..., 0], parts[..., 1]).astype(dtype)
-    return jax.random.uniform(key, shape, jnp.float32 if dtype == jnp.bfloat16 else dtype, low, high).astype(dtype)
-
-
-def _normal(key, shape, dtype, mean, std):
-    sample = jax.random.normal(key, shape, jnp.float32 if dtype in (jnp.bfloat16, jnp.float16) else dtype)
-    return (sample * std + mean).astype(dtype)
+def _values(stream: rng.Stream, kind: str, shape: tuple, dtype: dtypes.dtype, params: tuple) -> np.ndarray:
+    """The drawn values in `dtype`, by the kernel PyTorch's CPU build runs for this kind of draw."""
+    count = math.prod(shape)
+    double = dtype is dtypes.float64 or dtype is dtypes.complex128
+    if kind == "permutation":
+        values = rng.permutation(stream, shape[0])
+    elif kind == "integers":
+        values = rng.integers(stream, count, *params)
+    elif dtype.is_complex:  # real and imaginary parts are consecutive draws, the normal's each of variance 1/2
+        low_or_mean, high_or_std = params or _DEFAULT_PARAMS[kind]
+        scale = math.sqrt(0.5) if kind == "normal" else 1.0
+        parts = _SAMPLERS[kind](stream, 2 * count, double, low_or_mean, high_or_std * scale).reshape(-1, 2)
+        values = parts[:, 0] + 1j * parts[:, 1]
+    else:
+        values = _SAMPLERS[kind](stream, count, double, *(params or _DEFAULT_PARAMS[kind]))
+    return np.asarray(values).astype(dtype.jax).reshape(shape)
 
 
-def _integers(key, shape, dtype, low, high):
-    """`low + random64 % (high - low)`, as PyTorch draws them (and ~2x cheaper to compile than jax's randint)."""
-    span = (high - low).astype(jnp.uint64)
-    return (low + (jax.random.bits(key, shape, jnp.uint64) % span).astype(jnp.int64)).astype(dtype)
-
-
-def _permutation(key, shape, dtype):
-    return jax.random.permutation(key, shape[0]).astype(dtype)
-
-
-# Draws that are elementwise come from a flat block of a power-of-two size cut to shape: compiling
-# the generator costs ~0.5 s, so it compiles once per size bucket while the cut compiles per shape cheaply.
-_ELEMENTWISE = {"uniform", "normal", "integers"}
-
-
-def _bucket(numel: int) -> int:
-    """Powers of two from 4096 up: every small draw shares one compiled generator."""
-    return max(4096, 1 << max(0, numel - 1).bit_length())
-
-
-@functools.lru_cache(maxsize=None)
-def _prefix(numel: int, shape: tuple):
-    return jax.jit(lambda flat: flat[:numel].reshape(shape))
-
-
-_SAMPLERS = {"uniform": _uniform, "normal": _normal, "integers": _integers, "permutation": _permutation}
-_DEFAULT_PARAMS = {"uniform": (0.0, 1.0), "normal": (0.0, 1.0), "integers": (), "permutation": ()}
+_SAMPLERS = {"uniform": rng.uniform, "normal": rng.normal}
+_DEFAULT_PARAMS = {"uniform": (0.0, 1.0), "normal": (0.0, 1.0)}
 
 
 def sample(kind: str, shape: tuple, dtype: dtypes.dtype, device, generator: Generator | None,
            params: tuple = (), requires_grad: bool = False) -> Tensor:
+    """A fresh tensor of draws: kind "uniform" (params low, high), "normal" (mean, std), "integers" (low, high)
+    or "permutation"."""
     check_grad_dtype(dtype, requires_grad)
     target = normalize(device)
     generator = generator or default_generator
-    seed_words, counter = generator._next()
-    params = tuple(np.asarray(p) for p in tuple(params) + _DEFAULT_PARAMS[kind][len(params):])
-    shape = tuple(shape)
-    if kind in _ELEMENTWISE:
-        numel = math.prod(shape)
-        flat = _sampler(kind, (_bucket(numel),), dtype.jax, to_jax(target))(seed_words, counter, *params)
-        array = _prefix(numel, shape)(flat)
-    else:
-        array = _sampler(kind, shape, dtype.jax, to_jax(target))(seed_words, counter, *params)
-    t = Tensor._wrap(array, target)
+    values = generator.draw(_values, kind, tuple(shape), dtype, tuple(params))
+    t = Tensor._wrap_typed(jax.device_put(values, to_jax(target)), target, dtype)
     return t.requires_grad_(True) if requires_grad else t
 
 
@@ -329,24 +302,39 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, dtype=None, device=N
 
 
 def bernoulli(input: Tensor, p=None, *, generator=None) -> Tensor:
-    probability = input if p is None else p
-    draws = rand(input.shape, generator=generator, dtype=input.dtype if input.dtype.is_floating_point else None,
-                 device=input.device)
-    return (draws < probability).to(input.dtype)
+    """1 where a draw falls below the probability: each element's own (`input`) or one number `p`."""
+    generator = generator or default_generator
+    if p is None:
+        probabilities = np.asarray(input._value())
+        hits = generator.draw(rng.bernoulli, probabilities, input.dtype is dtypes.float64)
+    else:
+        hits = generator.draw(rng.bernoulli, np.full(tuple(input.shape), float(p)), True)
+    return Tensor._wrap_typed(jax.device_put(hits.astype(input.dtype.jax), to_jax(input.device)), input.device,
+                              input.dtype)
 
 
 def multinomial(input: Tensor, num_samples: int, replacement: bool = False, *, generator=None) -> Tensor:
-    """Gumbel-top-k without replacement; inverse-CDF draws with replacement."""
-    logits = input.log()
-    if replacement:
-        cdf = (input / input.sum(-1, keepdim=True)).cumsum(-1)
-        draws = rand(input.shape[:-1] + (num_samples,), generator=generator, dtype=input.dtype, device=input.device)
-        return (draws.unsqueeze(-1) > cdf.unsqueeze(-2)).sum(-1).clamp(max=input.shape[-1] - 1)
-    if num_samples > input.shape[-1]:
+    """PyTorch's CPU kernels: with replacement, a 53-bit draw per sample looked up in the row's normalised
+    cumulative sum; without (or for one sample), the top `num_samples` of p / q for exponential draws q (the
+    exponential race)."""
+    if not replacement and num_samples > input.shape[-1]:
         raise RuntimeError("cannot sample n_sample > prob_dist.size(-1) samples without replacement")
-    uniform = rand(input.shape, generator=generator, dtype=input.dtype, device=input.device)
-    gumbel = -(-uniform.clamp(min=1e-20).log()).log()
-    return (logits + gumbel).topk(num_samples, -1).indices
+    generator = generator or default_generator
+    if replacement and num_samples > 1:
+        rows = np.asarray(input._value(), np.float64).reshape(-1, input.shape[-1])
+        cumulative = np.cumsum(rows, axis=1)
+        cumulative /= cumulative[:, -1:]
+        draws = generator.draw(rng.unit_double, rows.shape[0] * num_samples).reshape(rows.shape[0], num_samples)
+        picks = np.stack([np.searchsorted(c, d, side="left") for c, d in zip(cumulative, draws)])
+        picks = np.minimum(picks, input.shape[-1] - 1)
+        return Tensor._wrap_typed(jax.device_put(picks.reshape(tuple(input.shape[:-1]) + (num_samples,)),
+                                                 to_jax(input.device)), input.device, dtypes.int64)
+    races = generator.draw(rng.exponential, input.numel(), 1.0).astype(input.dtype.jax)
+    ratios = input / Tensor._wrap_typed(jax.device_put(races.reshape(tuple(input.shape)), to_jax(input.device)),
+                                        input.device, input.dtype)
+    if num_samples == 1:
+        return ratios.argmax(-1, keepdim=True)
+    return ratios.topk(num_samples, -1).indices
 
 
 def fill_random_(t: Tensor, kind: str, params: tuple, generator=None) -> Tensor:
