@@ -127,9 +127,19 @@ def sample(kind: str, shape: tuple, dtype: dtypes.dtype, device, generator: Gene
     check_grad_dtype(dtype, requires_grad)
     target = normalize(device)
     generator = generator or default_generator
-    values = generator.draw(_values, kind, tuple(shape), dtype, tuple(params))
-    t = Tensor._wrap_typed(jax.device_put(values, to_jax(target)), target, dtype)
+    t = _host_tensor(generator.draw(_values, kind, tuple(shape), dtype, tuple(params)), dtype, target)
     return t.requires_grad_(True) if requires_grad else t
+
+
+def _host_tensor(values: np.ndarray, dtype: dtypes.dtype, device) -> Tensor:
+    return Tensor._wrap_typed(jax.device_put(np.asarray(values).astype(dtype.jax), to_jax(device)), device, dtype)
+
+
+def draws_like(t: Tensor, sampler, *params, generator: Generator | None = None) -> Tensor:
+    """`sampler(stream, count, *params)`'s values in t's shape, dtype and device: what the in-place samplers
+    (`exponential_`, `cauchy_`, ...) write."""
+    values = (generator or default_generator).draw(sampler, t.numel(), *params)
+    return _host_tensor(values.reshape(tuple(t.shape)), t.dtype, t.device)
 
 
 def _float_dtype(dtype, name: str) -> dtypes.dtype:
@@ -309,8 +319,7 @@ def bernoulli(input: Tensor, p=None, *, generator=None) -> Tensor:
         hits = generator.draw(rng.bernoulli, probabilities, input.dtype is dtypes.float64)
     else:
         hits = generator.draw(rng.bernoulli, np.full(tuple(input.shape), float(p)), True)
-    return Tensor._wrap_typed(jax.device_put(hits.astype(input.dtype.jax), to_jax(input.device)), input.device,
-                              input.dtype)
+    return _host_tensor(hits, input.dtype, input.device)
 
 
 def multinomial(input: Tensor, num_samples: int, replacement: bool = False, *, generator=None) -> Tensor:
@@ -327,11 +336,8 @@ def multinomial(input: Tensor, num_samples: int, replacement: bool = False, *, g
         draws = generator.draw(rng.unit_double, rows.shape[0] * num_samples).reshape(rows.shape[0], num_samples)
         picks = np.stack([np.searchsorted(c, d, side="left") for c, d in zip(cumulative, draws)])
         picks = np.minimum(picks, input.shape[-1] - 1)
-        return Tensor._wrap_typed(jax.device_put(picks.reshape(tuple(input.shape[:-1]) + (num_samples,)),
-                                                 to_jax(input.device)), input.device, dtypes.int64)
-    races = generator.draw(rng.exponential, input.numel(), 1.0).astype(input.dtype.jax)
-    ratios = input / Tensor._wrap_typed(jax.device_put(races.reshape(tuple(input.shape)), to_jax(input.device)),
-                                        input.device, input.dtype)
+        return _host_tensor(picks.reshape(tuple(input.shape[:-1]) + (num_samples,)), dtypes.int64, input.device)
+    ratios = input / draws_like(input, rng.exponential, 1.0, generator=generator)
     if num_samples == 1:
         return ratios.argmax(-1, keepdim=True)
     return ratios.topk(num_samples, -1).indices

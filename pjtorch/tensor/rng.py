@@ -129,6 +129,20 @@ def exponential(stream: Stream, n: int, rate: float) -> np.ndarray:
     return -np.log1p(-unit_double(stream, n)) / rate
 
 
+def cauchy(stream: Stream, n: int, median: float, sigma: float) -> np.ndarray:
+    return median + sigma * np.tan(math.pi * (unit_double(stream, n) - 0.5))
+
+
+def geometric(stream: Stream, n: int, p: float) -> np.ndarray:
+    """The number of Bernoulli(p) trials up to the first success."""
+    return np.ceil(np.log(unit_double(stream, n)) / math.log1p(-p))
+
+
+def log_normal(stream: Stream, n: int, mean: float, std: float) -> np.ndarray:
+    """exp of normals drawn one by one (the scalar path, whatever the size)."""
+    return np.exp(np.array([_scalar_normal(stream) for _ in range(n)]) * std + mean)
+
+
 def state_bytes(stream: Stream, initial_seed: int) -> np.ndarray:
     """The state in the layout of PyTorch's CPU generator state (5056 bytes): seed, `left`, `seeded`, `next`, the
     624 words (as uint64), the legacy normal fields, then the cached float normal."""
