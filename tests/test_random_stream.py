@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import pjtorch
-from tests.tensor_oracle import reference
+from tests.tensor_oracle import reference, same_output
 
 
 def draws(lib, seed: int, calls) -> list:
@@ -152,3 +152,22 @@ def test_any_sequence_of_draws_follows_pytorchs_stream(seed, sizes, kinds):
     makers = {"rand": lambda n: lambda m: m.rand(n), "randn64": lambda n: lambda m: m.randn(n, dtype=m.float64),
               "randint": lambda n: lambda m: m.randint(-n, n, (n,)), "randperm": lambda n: lambda m: m.randperm(n)}
     assert_same_draws(seed, [makers[kind](size) for kind, size in zip(kinds, sizes)])
+
+
+def test_distribution_samples_after_a_seed_are_pytorchs():
+    same_output("""
+D = torch.distributions
+torch.manual_seed(0)
+print(D.Normal(torch.tensor([0.0, 1.0]), torch.tensor([1.0, 2.0])).sample((3,)))
+print(D.Normal(0.0, 1.0).rsample((20,)))
+print(D.Uniform(torch.tensor(-1.0), torch.tensor(3.0)).sample((4,)))
+print(D.Laplace(0.0, 1.0).sample((5,)))
+print(D.Exponential(torch.tensor([1.0, 0.5])).sample((3,)))
+print(D.Bernoulli(probs=torch.tensor([0.2, 0.7, 0.5])).sample((2,)))
+print(D.Categorical(probs=torch.tensor([0.1, 0.6, 0.3])).sample((6,)))
+print(D.Categorical(logits=torch.tensor([[0.1, 0.6, 0.3], [1.0, -1.0, 0.0]])).sample())
+print(D.MultivariateNormal(torch.zeros(2), torch.eye(2)).sample((2,)))
+print(D.OneHotCategorical(probs=torch.tensor([0.5, 0.5])).sample((3,)))
+print(D.LogNormal(0.0, 1.0).sample((3,)))
+print(torch.rand(2))
+""")

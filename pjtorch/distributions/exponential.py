@@ -7,7 +7,7 @@ from pjtorch.tensor.tensor import Tensor
 
 from . import constraints
 from .distribution import Distribution
-from .sampling import uniform
+from .sampling import exponential
 from .utils import broadcast_all
 
 
@@ -39,7 +39,7 @@ class Exponential(Distribution):
         return self.rate.pow(-2)
 
     def rsample(self, sample_shape: tuple = Size()) -> Tensor:
-        return -(-uniform(self._extended_shape(sample_shape), self.rate)).log1p() / self.rate
+        return exponential(self._extended_shape(sample_shape), self.rate) / self.rate
 
     def log_prob(self, value: Tensor) -> Tensor:
         if self._validate_args:

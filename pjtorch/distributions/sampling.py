@@ -1,7 +1,8 @@
-"""Draws for the distributions: uniform through `pjtorch.rand`; Gamma, Poisson and Binomial, which pjtorch's
-factories lack, from the default generator's stream.
+"""Draws for the distributions: uniform and exponential ones as PyTorch's in-place samplers make them (so they
+are PyTorch's values); Gamma, Poisson and Binomial, which pjtorch's factories lack, in JAX keyed from the default
+generator's stream.
 
-Each draw takes the next key of `pjtorch.default_generator`, so `manual_seed` makes them reproducible.
+Each JAX draw takes its key from `pjtorch.default_generator`, so `manual_seed` makes them reproducible.
 Gamma draws carry a gradient to the concentration by implicit reparameterization (JAX's
 `random_gamma_grad`), which makes Gamma, Beta and Dirichlet `rsample` differentiable.
 """
@@ -12,6 +13,7 @@ import jax.numpy as jnp
 
 import pjtorch
 from pjtorch.autograd import Function
+from pjtorch.tensor import random, rng
 from pjtorch.tensor.random import default_generator
 from pjtorch.tensor.tensor import Tensor
 
@@ -74,8 +76,13 @@ class _StandardGamma(Function):
 
 
 def uniform(shape: tuple, like: Tensor, low: float = 0.0) -> Tensor:
-    """Uniform draws on [low, 1) with `like`'s dtype and device (pjtorch's own generator stream)."""
-    return pjtorch.rand(shape, dtype=like.dtype, device=like.device) * (1 - low) + low
+    """Uniform draws on [low, 1) with `like`'s dtype and device, made as PyTorch's `uniform_(low, 1)` makes them."""
+    return pjtorch.empty(shape, dtype=like.dtype, device=like.device).uniform_(low, 1)
+
+
+def exponential(shape: tuple, like: Tensor) -> Tensor:
+    """Exp(1) draws with `like`'s dtype and device, made as PyTorch's `exponential_()` makes them."""
+    return random.draws_like(pjtorch.empty(shape, dtype=like.dtype, device=like.device), rng.exponential, 1.0)
 
 
 def standard_gamma(concentration: Tensor) -> Tensor:
