@@ -28,8 +28,9 @@ class Stream:
         self.fresh = True  # PyTorch's state records a just-seeded stream apart from one that used all 624 words
 
     def words32(self, n: int) -> np.ndarray:
+        """n words, as uint64."""
         self.fresh = self.fresh and n == 0
-        return self.bits.random_raw(n).astype(np.uint64)
+        return self.bits.random_raw(n)
 
     def words64(self, n: int) -> np.ndarray:
         pairs = self.words32(2 * n)
@@ -38,7 +39,7 @@ class Stream:
 
 def unit_float(stream: Stream, n: int) -> np.ndarray:
     """Uniform [0, 1) floats with 24 random bits, in float32 (float, half and bfloat16 kernels draw these)."""
-    return ((stream.words32(n) & np.uint64(0xFF_FFFF)).astype(np.float64) * 2.0 ** -24).astype(_F32)
+    return (stream.words32(n) & np.uint64(0xFF_FFFF)).astype(_F32) * _F32(2.0 ** -24)  # exact: 24-bit values
 
 
 def unit_double(stream: Stream, n: int) -> np.ndarray:
@@ -50,13 +51,19 @@ def uniform(stream: Stream, n: int, double: bool, low: float, high: float) -> np
     """`u * (high - low) + low`, in float32 arithmetic (one fused multiply-add) except for float64 tensors."""
     if double:
         return unit_double(stream, n) * (high - low) + low
-    return _fused_f32(unit_float(stream, n), _F32(high) - _F32(low), _F32(low))
+    draws = unit_float(stream, n)
+    if low == 0 and high == 1:
+        return draws
+    return _fused_f32(draws, _F32(high) - _F32(low), _F32(low))
 
 
 def _fused_f32(x: np.ndarray, scale, shift) -> np.ndarray:
     """`x * scale + shift` for float32 operands rounded once, as a fused multiply-add rounds it (the product of two
     float32 values is exact in float64)."""
-    return (x.astype(np.float64) * np.float64(scale) + np.float64(shift)).astype(_F32)
+    wide = x.astype(np.float64)
+    wide *= np.float64(scale)
+    wide += np.float64(shift)
+    return wide.astype(_F32)
 
 
 def normal(stream: Stream, n: int, double: bool, mean: float, std: float) -> np.ndarray:
@@ -111,12 +118,11 @@ def integers(stream: Stream, n: int, low: int, high: int) -> np.ndarray:
 
 def permutation(stream: Stream, n: int) -> np.ndarray:
     """Fisher-Yates from the front: position i swaps with i + word % (n - i)."""
-    order = np.arange(n, dtype=np.int64)
-    words = stream.words32(max(n - 1, 0)).tolist()
-    for i, word in enumerate(words):
+    order = list(range(n))
+    for i, word in enumerate(stream.words32(max(n - 1, 0)).tolist()):
         j = i + word % (n - i)
         order[i], order[j] = order[j], order[i]
-    return order
+    return np.array(order, np.int64)
 
 
 def bernoulli(stream: Stream, probabilities: np.ndarray, double: bool) -> np.ndarray:
