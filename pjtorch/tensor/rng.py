@@ -39,12 +39,27 @@ class Stream:
 
 def unit_float(stream: Stream, n: int) -> np.ndarray:
     """Uniform [0, 1) floats with 24 random bits, in float32 (float, half and bfloat16 kernels draw these)."""
-    return (stream.words32(n) & np.uint64(0xFF_FFFF)).astype(_F32) * _F32(2.0 ** -24)  # exact: 24-bit values
+    return _in_chunks(n, np.float32, lambda count: (stream.words32(count) & np.uint64(0xFF_FFFF)).astype(_F32)
+                      * _F32(2.0 ** -24))  # exact: 24-bit values and a power of two
 
 
 def unit_double(stream: Stream, n: int) -> np.ndarray:
     """Uniform [0, 1) doubles with 53 random bits."""
-    return (stream.words64(n) & np.uint64((1 << 53) - 1)).astype(np.float64) * 2.0 ** -53
+    return _in_chunks(n, np.float64, lambda count: (stream.words64(count) & np.uint64((1 << 53) - 1))
+                      .astype(np.float64) * 2.0 ** -53)
+
+
+CHUNK = 1 << 20  # elements converted at a time, so that a large draw never holds all its words at once
+
+
+def _in_chunks(n: int, dtype, make) -> np.ndarray:
+    if n <= CHUNK:
+        return make(n)
+    out = np.empty(n, dtype)
+    for start in range(0, n, CHUNK):
+        stop = min(start + CHUNK, n)
+        out[start:stop] = make(stop - start)
+    return out
 
 
 def uniform(stream: Stream, n: int, double: bool, low: float, high: float) -> np.ndarray:
@@ -83,7 +98,7 @@ def normal(stream: Stream, n: int, double: bool, mean: float, std: float) -> np.
         data[n - 16:] = _box_muller_blocks(fresh)
     if double:
         return data * std + mean
-    return _fused_f32(data, _F32(std), _F32(mean))
+    return data if (mean, std) == (0, 1) else _fused_f32(data, _F32(std), _F32(mean))
 
 
 def _scalar_normal(stream: Stream) -> float:
@@ -98,7 +113,9 @@ def _scalar_normal(stream: Stream) -> float:
 
 
 def _box_muller_blocks(data: np.ndarray) -> np.ndarray:
-    """Each block of 16 uniforms: the first eight give radii, the last eight angles."""
+    """Each block of 16 uniforms: the first eight give radii, the last eight angles. (CHUNK is a multiple of 16.)"""
+    if data.size > CHUNK:
+        return np.concatenate([_box_muller_blocks(data[start:start + CHUNK]) for start in range(0, data.size, CHUNK)])
     blocks = data.reshape(-1, 16)
     one, minus_two, two_pi = (data.dtype.type(v) for v in (1.0, -2.0, 2.0 * math.pi))
     radius = np.sqrt(minus_two * np.log(one - blocks[:, :8]))
