@@ -7,6 +7,7 @@ generator is another algorithm, whose values are not reproduced).
 from __future__ import annotations
 
 import builtins
+import functools
 import math
 import threading
 
@@ -135,10 +136,10 @@ def _host_tensor(values: np.ndarray, dtype: dtypes.dtype, device) -> Tensor:
     return Tensor._wrap_typed(jax.device_put(np.asarray(values).astype(dtype.jax), to_jax(device)), device, dtype)
 
 
-def draws_like(t: Tensor, sampler, *params, generator: Generator | None = None) -> Tensor:
-    """`sampler(stream, count, *params)`'s values in t's shape, dtype and device: what the in-place samplers
-    (`exponential_`, `cauchy_`, ...) write."""
-    values = (generator or default_generator).draw(sampler, t.numel(), *params)
+def draws_like(t: Tensor, sampler, *params, generator: Generator | None = None, **named) -> Tensor:
+    """`sampler(stream, count, *params, **named)`'s values in t's shape, dtype and device: what the in-place
+    samplers (`exponential_`, `cauchy_`, ...) write."""
+    values = (generator or default_generator).draw(functools.partial(sampler, **named), t.numel(), *params)
     return _host_tensor(values.reshape(tuple(t.shape)), t.dtype, t.device)
 
 

@@ -148,11 +148,11 @@ def bernoulli(stream: Stream, probabilities: np.ndarray, double: bool) -> np.nda
     return draws.reshape(probabilities.shape) < probabilities
 
 
-def exponential(stream: Stream, n: int, rate: float) -> np.ndarray:
-    return -np.log1p(-unit_double(stream, n)) / rate
+def exponential(stream: Stream, n: int, lambd: float = 1.0) -> np.ndarray:
+    return -np.log1p(-unit_double(stream, n)) / lambd
 
 
-def cauchy(stream: Stream, n: int, median: float, sigma: float) -> np.ndarray:
+def cauchy(stream: Stream, n: int, median: float = 0.0, sigma: float = 1.0) -> np.ndarray:
     return median + sigma * np.tan(math.pi * (unit_double(stream, n) - 0.5))
 
 
@@ -161,7 +161,7 @@ def geometric(stream: Stream, n: int, p: float) -> np.ndarray:
     return np.ceil(np.log(unit_double(stream, n)) / math.log1p(-p))
 
 
-def log_normal(stream: Stream, n: int, mean: float, std: float) -> np.ndarray:
+def log_normal(stream: Stream, n: int, mean: float = 1.0, std: float = 2.0) -> np.ndarray:
     """exp of normals drawn one by one (the scalar path, whatever the size)."""
     return np.exp(np.array([_scalar_normal(stream) for _ in range(n)]) * std + mean)
 
