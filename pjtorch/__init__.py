@@ -99,7 +99,7 @@ from . import linalg  # noqa: E402
 from . import fft, special, testing  # noqa: E402
 from . import compiler, func  # noqa: E402
 from . import distributions  # noqa: E402
-from . import accelerator, profiler  # noqa: E402
+from . import accelerator, profiler, random  # noqa: E402
 from . import _config as __config__  # noqa: E402
 from ._absent_backends import mps, xpu  # noqa: E402
 from .autograd import profiler as _autograd_profiler  # noqa: E402,F401  (torch.autograd.profiler)

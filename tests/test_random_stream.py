@@ -171,3 +171,15 @@ print(D.OneHotCategorical(probs=torch.tensor([0.5, 0.5])).sample((3,)))
 print(D.LogNormal(0.0, 1.0).sample((3,)))
 print(torch.rand(2))
 """)
+
+
+def test_torch_random_module_and_fork_rng():
+    same_output("""
+torch.manual_seed(1)
+with torch.random.fork_rng():
+    print(torch.rand(2))
+print(torch.rand(2))
+print(torch.random.initial_seed(), torch.random.default_generator is torch.default_generator)
+torch.random.manual_seed(3)
+print(torch.randn(2))
+""")
