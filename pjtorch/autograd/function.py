@@ -61,9 +61,6 @@ class FunctionNode(Node):
         self.out_meta = out_meta
         self.inputs = inputs
 
-    def __repr__(self) -> str:
-        return f"<torch.autograd.function.{self.name()} object at {hex(id(self))}>"
-
     def apply(self, grads_out: list, create_graph: bool) -> tuple:
         grads = [self._as_tensor(g, nr, create_graph) for nr, g in enumerate(grads_out)]
         with grad_mode.set_grad_enabled(create_graph):
@@ -161,7 +158,8 @@ class Function:
         edges = tuple(dispatch.edge_of(a) for a in args if isinstance(a, Tensor))
         inputs = tuple((a.shape, a.dtype) if isinstance(a, Tensor) else None for a in args)
         out_meta = tuple((r.shape, r.dtype.jax) if isinstance(r, Tensor) else ((), None) for r in results)
-        node = node_class(f"{cls.__name__}Backward", FunctionNode)(cls, ctx, edges, out_meta, inputs)
+        node_type = node_class(f"{cls.__name__}Backward", FunctionNode, "torch.autograd.function")
+        node = node_type(cls, ctx, edges, out_meta, inputs)
         wrapped = tuple(_attach(r, nr, node, args, ctx) for nr, r in enumerate(results))
         if saved_hooks.STATE.hooks:
             ctx._packed = saved_hooks.pack([(i, t) for i, t in enumerate(ctx._saved) if isinstance(t, Tensor)])

@@ -121,6 +121,9 @@ class set_grad_enabled(_Mode):
     def clone(self) -> "_Mode":
         return _GradSwitch(self.mode)
 
+    def __repr__(self) -> str:
+        return f"torch.autograd.grad_mode.set_grad_enabled(mode={self.mode})"
+
 
 class _GradSwitch(_Mode):
     """set_grad_enabled applied per call of a decorated function."""

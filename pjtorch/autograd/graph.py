@@ -177,7 +177,7 @@ SERIAL_OF = operator.attrgetter("serial")
 class Node:
     """Base of every grad_fn: `name()`, `next_functions`, hooks and release."""
 
-    __slots__ = ("edges", "tensor_hooks", "pre_hooks", "post_hooks", "serial", "__weakref__")
+    __slots__ = ("edges", "tensor_hooks", "pre_hooks", "post_hooks", "serial", "_metadata", "__weakref__")
     fusable = True  # whether the fused backward may replay this node inside its single XLA call
 
     def __init__(self, edges: tuple) -> None:
@@ -189,6 +189,15 @@ class Node:
 
     def name(self) -> str:
         return type(self).__name__
+
+    @property
+    def metadata(self) -> dict:
+        """The user's own dict, kept with the node; made on first use, since few nodes are ever asked for it."""
+        try:
+            return self._metadata
+        except AttributeError:
+            self._metadata = {}
+            return self._metadata
 
     @property
     def next_functions(self) -> tuple:
@@ -224,7 +233,9 @@ class Node:
         """Frees what backward needed; nodes that save nothing have nothing to free."""
 
     def __repr__(self) -> str:
-        return f"<{type(self).__name__} object at {hex(id(self))}>"
+        cls = type(self)
+        qualified = cls.__name__ if cls.__module__ == _C_MODULE else f"{cls.__module__}.{cls.__name__}"
+        return f"<{qualified} object at {hex(id(self))}>"
 
 
 class OpNode(Node):
@@ -314,10 +325,15 @@ class OpNode(Node):
         return np.zeros(shape, jax.dtypes.float0)
 
 
+# PyTorch's grad_fn classes are C++ types, so they print without a module: <class 'MulBackward0'>.
+_C_MODULE = "builtins"
+
+
 class CopySlices(OpNode):
     """An in-place op through a view, as a function of the base: lists the base, then the inner op's inputs."""
 
     __slots__ = ()
+    __module__ = _C_MODULE
 
     def name(self) -> str:
         return "torch::autograd::CopySlices"
@@ -333,6 +349,7 @@ class AccumulateGrad(Node):
     """The sink for a leaf: gradients arriving here land in `variable.grad`."""
 
     __slots__ = ("variable",)
+    __module__ = _C_MODULE
 
     def __init__(self, variable) -> None:
         super().__init__(())
@@ -439,7 +456,7 @@ class NoDerivative(OpNode):
 
 
 @functools.lru_cache(maxsize=None)
-def node_class(name: str, base: type = OpNode) -> type:
+def node_class(name: str, base: type = OpNode, module: str = _C_MODULE) -> type:
     """A subclass named as PyTorch names the grad_fn (e.g. `MulBackward0`), so type(g).__name__ matches; an op
     declared with grad_name "NotImplemented" gets an Underivable node."""
-    return type(name, (Underivable if name == "NotImplemented" else base,), {"__slots__": ()})
+    return type(name, (Underivable if name == "NotImplemented" else base,), {"__slots__": (), "__module__": module})

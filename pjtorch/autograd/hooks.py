@@ -8,6 +8,8 @@ from typing import Callable
 class RemovableHandle:
     """What `register_hook` returns; `remove()` unregisters the hook."""
 
+    __module__ = "torch.utils.hooks"  # printed as PyTorch prints it
+
     def __init__(self, hooks: list, hook: Callable) -> None:
         self._hooks = hooks
         self._hook = hook

@@ -41,6 +41,11 @@ class device:
             raise RuntimeError(f"Expected one of {', '.join(_TYPES)} device type at start of device string: {type}")
         if suffix and index is not None:
             raise RuntimeError(f"type (string) must not include an index because index was passed explicitly: {type}")
+        if index is not None:
+            if isinstance(index, bool) or not isinstance(index, int):
+                raise TypeError(f"device(): argument 'index' (position 2) must be int, not {_typename(index)}")
+            if index < 0:
+                raise RuntimeError("Device index must not be negative")
         self.type = name
         self.index = int(suffix) if suffix else index
 
@@ -57,6 +62,9 @@ class device:
 
     def __hash__(self) -> int:
         return hash((self.type, self.index))
+
+    def __reduce__(self) -> tuple:
+        return device, (self.type,) if self.index is None else (self.type, self.index)
 
     def __enter__(self):
         return self

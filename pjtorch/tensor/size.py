@@ -29,7 +29,22 @@ class Size(tuple):
         return Size(found) if isinstance(item, slice) else found
 
     def __add__(self, other):
-        return Size(tuple.__add__(self, tuple(other)))
+        """Only tuples concatenate, from either side, and the result stays a Size, as in PyTorch."""
+        if not isinstance(other, tuple):
+            raise TypeError(f"can only concatenate tuple (not {type(other).__name__}) to torch.Size")
+        return Size(tuple.__add__(self, other))
+
+    def __radd__(self, other):
+        if not isinstance(other, tuple):
+            return NotImplemented
+        return Size(tuple.__add__(other, self))
+
+    def __mul__(self, times):
+        if not hasattr(times, "__index__"):
+            raise TypeError(f"can't multiply sequence by non-int of type '{type(times).__name__}'")
+        return Size(tuple.__mul__(self, times))
+
+    __rmul__ = __mul__
 
     def __reduce__(self):
         return (Size, (tuple(self),))

@@ -24,7 +24,8 @@ NON_LEAF_GRAD_WARNING = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad attribute won't be "
     "populated during autograd.backward(). If you indeed want the .grad field to be populated for a non-leaf "
     "Tensor, use .retain_grad() on the non-leaf Tensor. If you access the non-leaf Tensor by mistake, make sure "
-    "you access the leaf Tensor instead. See github.com/pytorch/pytorch/pull/30531 for more information."
+    "you access the leaf Tensor instead. See github.com/pytorch/pytorch/pull/30531 for more information. "
+    "(Triggered internally at /__w/pytorch/pytorch/build/aten/src/ATen/core/TensorBody.h:493.)"
 )
 
 
@@ -197,6 +198,8 @@ class Tensor:
 
     @property
     def _version(self) -> int:
+        if self._storage.inference:
+            raise RuntimeError("Inference tensors do not track version counter.")
         return self._storage.version
 
     def is_floating_point(self) -> bool:
@@ -314,9 +317,9 @@ class Tensor:
         return hooks.register_post_accumulate_hook(self, hook)
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None) -> None:
-        from ..autograd import engine
+        from .. import autograd
 
-        engine.backward((self,), None if gradient is None else (gradient,), retain_graph, create_graph, inputs)
+        autograd.backward((self,), None if gradient is None else (gradient,), retain_graph, create_graph, inputs)
 
     def detach(self) -> "Tensor":
         """Shares storage and version counter, drops history."""
@@ -324,7 +327,11 @@ class Tensor:
 
     def detach_(self) -> "Tensor":
         if self._base is not None:
-            raise RuntimeError("Can't detach views in-place. Use detach() instead.")
+            raise RuntimeError(
+                "Can't detach views in-place. Use detach() instead. If you are using DistributedDataParallel (DDP) "
+                "for training, and gradient_as_bucket_view is set as True, gradients are views of DDP buckets, and "
+                "hence detach_() cannot be called on these gradients. To fix this error, please refer to the "
+                "Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution.")
         self._grad_fn = None
         self._requires_grad = False
         return self
@@ -449,9 +456,10 @@ class Tensor:
         return value
 
     def __format__(self, spec: str) -> str:
-        if not self._shape:
+        """A plain 0-dim tensor formats as its number; anything else only with an empty spec, as in PyTorch."""
+        if not self._shape and type(self) is Tensor:
             return format(self.item(), spec)
-        return format(repr(self), spec)
+        return object.__format__(self, spec)
 
     def __hash__(self) -> int:
         return id(self)

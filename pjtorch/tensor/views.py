@@ -15,6 +15,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from .. import dispatch
+from .._stack import user_stacklevel
 from ..autograd import forward_ad, grad_mode
 from ..ops import extra as extra_ops
 from ..ops import shape as shape_ops
@@ -448,16 +449,30 @@ def t_(t: Tensor) -> Tensor:
 
 T_DEPRECATION = ("The use of `x.T` on tensors of dimension other than 2 to reverse their shape is deprecated and it "
                  "will throw an error in a future release. Consider `x.mT` to transpose batches of matrices or "
-                 "`x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a tensor.")
+                 "`x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a tensor. (Triggered "
+                 "internally at /__w/pytorch/pytorch/aten/src/ATen/native/TensorShape.cpp:4314.)")
+MT_ZERO_DIM_DEPRECATION = ("Tensor.mT is deprecated on 0-D tensors. This function is the identity in these cases. "
+                           "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/TensorShape.cpp:4373.)")
 
 
 def T(t: Tensor) -> Tensor:
     if t.ndim != 2:
-        warnings.warn(T_DEPRECATION, UserWarning, stacklevel=3)
+        warnings.warn(T_DEPRECATION, UserWarning, stacklevel=user_stacklevel())
     return make_view(t, _permute_layout, "PermuteBackward0", tuple(reversed(range(t.ndim))))
 
 
+_mT_zero_dim_warned = False
+
+
 def mT(t: Tensor) -> Tensor:
+    """Batched matrix transpose; a 0-D tensor is returned itself, with a deprecation warning PyTorch gives once
+    per process."""
+    global _mT_zero_dim_warned
+    if t.ndim == 0:
+        if not _mT_zero_dim_warned:
+            _mT_zero_dim_warned = True
+            warnings.warn(MT_ZERO_DIM_DEPRECATION, UserWarning, stacklevel=user_stacklevel())
+        return t
     if t.ndim < 2:
         raise RuntimeError(f"tensor.mT is only supported on matrices or batches of matrices. Got {t.ndim}-D tensor.")
     return transpose(t, -2, -1)
@@ -675,6 +690,8 @@ def split(t: Tensor, split_size_or_sections, dim: int = 0) -> tuple:
 
 @_taking_numpy_names
 def chunk(t: Tensor, chunks: int, dim: int = 0) -> tuple:
+    if t.ndim == 0:
+        raise RuntimeError("chunk expects at least a 1-dimensional tensor")
     if chunks <= 0:
         raise RuntimeError("chunk expects `chunks` to be greater than 0, got: " + str(chunks))
     size = t._shape[wrap_dim(dim, t.ndim)]
