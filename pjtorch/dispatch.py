@@ -463,13 +463,13 @@ def check_inplace_allowed(target: Tensor) -> None:
         return
     if target._created_in_no_grad:
         raise RuntimeError(no_grad_view_error(target))
-    if target._grad_fn is None and target._requires_grad:
-        raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
     if target._multi_output_view and target._grad_fn is not None:
         raise RuntimeError(_multi_output_view_error(target, "is being modified inplace"))
-    base = target._base
-    if base is not None and base._grad_fn is None and base._requires_grad:
+    base = target._base  # the view case comes first, and asks whether the view itself requires grad
+    if base is not None and base._grad_fn is None and (target._requires_grad or target._grad_fn is not None):
         raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
+    if target._grad_fn is None and target._requires_grad:
+        raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
 
 
 def _check_castable(result: dtypes.dtype, target: dtypes.dtype) -> None:

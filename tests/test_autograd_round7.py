@@ -148,3 +148,49 @@ def test_a_device_pickles_and_copies():
         for d in (torch.device('cpu'), torch.device('cuda', 1), torch.device('meta')):
             print(repr(pickle.loads(pickle.dumps(d))), repr(copy.deepcopy(d)), d.__reduce__()[1])
     """)
+
+
+def test_tensor_hooks_may_not_change_a_gradients_size_or_type():
+    same_output("""
+        x = torch.ones(3, requires_grad=True)
+        def shrink(g):
+            return g[:2]
+        def widen(g):
+            return g.double()
+        for hook in (shrink, widen, lambda g: g[:1]):
+            y = x * 2
+            y.register_hook(hook)
+            tr(lambda: y.sum().backward())
+        z = torch.ones(3, requires_grad=True)
+        z.register_hook(shrink)
+        tr(lambda: (z * 2).sum().backward())
+        tr(lambda: z.grad)
+    """)
+
+
+@pytest.mark.parametrize("fused_twice", [False, True])
+def test_a_leaf_that_stopped_requiring_grad_receives_none(fused_twice):
+    same_output(f"""
+        for _ in range({2 if fused_twice else 1}):
+            a = torch.ones(2, requires_grad=True)
+            b = torch.ones(2, requires_grad=True)
+            y = a * 2 + b
+            a.requires_grad_(False)
+            y.sum().backward()
+            print(a.grad, b.grad)
+    """)
+
+
+def test_in_place_on_views_of_leaves_names_the_view_first():
+    same_output("""
+        v = torch.zeros(4)[:2].requires_grad_()
+        tr(lambda: v.add_(1))
+        w = v[:1]
+        tr(lambda: w.add_(1))
+        x = torch.zeros(4, requires_grad=True)
+        tr(lambda: x[:2].add_(1))
+        tr(lambda: x.add_(1))
+        y = x * 2
+        y[:2].add_(1)
+        print(y)
+    """)

@@ -15,6 +15,7 @@ import jax
 import jax.numpy as jnp
 
 from .. import dispatch
+from .._stack import user_stacklevel
 from ..ops.registry import Op, SAVES_NOTHING
 from ..tensor import factories
 from ..tensor.size import Size
@@ -58,7 +59,7 @@ def _warn_of_the_cycle_once() -> None:
     global _cycle_warned
     if not _cycle_warned:
         _cycle_warned = True
-        warnings.warn(_CYCLE_WARNING, UserWarning, stacklevel=4)
+        warnings.warn(_CYCLE_WARNING, UserWarning, stacklevel=user_stacklevel())
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph: bool = False,
@@ -264,7 +265,8 @@ def _run_stepwise(order, roots, seeds, retain_graph, create_graph, capture, accu
         if node in skipped:
             continue
         if isinstance(node, AccumulateGrad):
-            if capture is None and (accumulate_only is None or Edge(node, 0) in accumulate_only):
+            if capture is None and (accumulate_only is None or Edge(node, 0) in accumulate_only) \
+                    and node.variable._requires_grad:  # a leaf that stopped requiring grad gets none
                 accumulate_into_leaf(node.variable, grads_out[0], create_graph)
             continue
         grads_in = _apply_node(node, grads_out, create_graph)
@@ -322,9 +324,19 @@ def _call_tensor_hooks(node: Node, grads_out: list, create_graph: bool) -> list:
         for hook in hooks:
             replaced = hook(exposed)
             if replaced is not None:
+                _check_replacement(hook, exposed, replaced)
                 exposed = replaced
         grads_out[nr] = _internal(exposed, create_graph)
     return grads_out
+
+
+def _check_replacement(hook, old: Tensor, new) -> None:
+    """A tensor hook may change a gradient's values, not its size or type (PyTorch's checks and words)."""
+    name = getattr(hook, "__name__", repr(hook))
+    if isinstance(new, Tensor) and new.shape != old.shape:
+        raise RuntimeError(f"hook '{name}' has changed the size of value")
+    if isinstance(new, Tensor) and (new.dtype is not old.dtype or new.device != old.device):
+        raise RuntimeError(f"hook '{name}' has changed the type of value (was {old.type()} got {new.type()})")
 
 
 def _call_node_hooks(hooks: list, grads, create_graph: bool, *context) -> list:

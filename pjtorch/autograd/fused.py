@@ -53,7 +53,8 @@ def run(order: list, roots: list, seeds: list, retain_graph: bool, capture, accu
     for i, node in enumerate(order):
         if type(node) is AccumulateGrad:
             structure.append(None)
-            if capture is None and (accumulate_only is None or Edge(node, 0) in accumulate_only):
+            if capture is None and (accumulate_only is None or Edge(node, 0) in accumulate_only) \
+                    and node.variable._requires_grad:
                 sinks.append(i)
                 leaves.append(node.variable)
             continue
