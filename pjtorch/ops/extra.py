@@ -15,7 +15,7 @@ import numpy as np
 from jax import lax
 
 from .pointwise import refusing
-from .reduction import mean
+from .reduction import mean, nan_as
 from .registry import Op, SAVES_NOTHING, SAVES_INPUTS_AND_INDICES
 
 _PRECISION = lax.Precision.HIGHEST
@@ -89,13 +89,19 @@ KRON = Op("kron", _kron, grad_name="UnsafeViewBackward0")
 # ----- distances and products ----------------------------------------------------------------------
 
 def _safe_root(total, p):
-    positive = total > 0
-    safe = jnp.where(positive, total, 1)
-    return jnp.where(positive, safe ** (1.0 / p), 0)
+    """total ** (1/p), with a zero (not NaN) gradient at 0; a NaN total stays NaN."""
+    zero = total == 0
+    return jnp.where(zero, 0, jnp.where(zero, 1, total) ** (1.0 / p))
 
 
 def _cdist(x1, x2, p):
+    """PyTorch's distance kernels: p = 0 counts min(ceil(|d|), 1) (NaN counting as NaN), p = inf keeps the largest
+    |d| by a comparison that passes over NaN."""
     diff = x1[..., :, None, :] - x2[..., None, :, :]
+    if p == 0:
+        return jnp.sum(jnp.minimum(jnp.ceil(jnp.abs(diff)), 1), axis=-1)
+    if p == float("inf"):
+        return jnp.max(jnp.where(jnp.isnan(diff), 0, jnp.abs(diff)), axis=-1, initial=0)
     return _p_norm(diff, p, axis=-1)
 
 
@@ -109,8 +115,8 @@ def _p_norm(diff, p, axis):
         return jnp.sum(a, axis=axis)
     if p == 2:
         return _safe_root(jnp.sum(diff * diff, axis=axis), 2)
-    positive = a > 0
-    powered = jnp.where(positive, jnp.where(positive, a, 1) ** p, 0)
+    nonzero = a != 0  # NaN included, to come through
+    powered = jnp.where(nonzero, jnp.where(nonzero, a, 1) ** p, 0)
     return _safe_root(jnp.sum(powered, axis=axis), p)
 
 
@@ -179,17 +185,34 @@ def _isin(elements, test, invert):
 ISIN = Op("isin", _isin, saves=SAVES_NOTHING)
 
 
+def _binary_search(rows, values, right):
+    """PyTorch's CPU binary search of each row of `rows` (values: one row of them each). Its plain comparisons,
+    which a NaN boundary or value answers False, steer it: unlike a total order's search, a NaN boundary counts as
+    below a value and a NaN value lands past the end."""
+    n = rows.shape[-1]
+    start = jnp.zeros(values.shape, jnp.int64)
+    end = jnp.full(values.shape, n, jnp.int64)
+    for _ in range(n.bit_length()):
+        mid = (start + end) // 2
+        middle = jnp.take_along_axis(rows, jnp.minimum(mid, n - 1), axis=-1)
+        onward = ~(middle > values) if right else ~(middle >= values)
+        active = start < end
+        start = jnp.where(active & onward, mid + 1, start)
+        end = jnp.where(active & ~onward, mid, end)
+    return start
+
+
 def _searchsorted(boundaries, values, right, out_int32):
-    side = "right" if right else "left"
     dtype = jnp.int32 if out_int32 else jnp.int64
     if boundaries.ndim <= 1:
-        found = jnp.searchsorted(boundaries.reshape(-1), values, side=side)
+        flat = values.reshape(1, -1)
+        found = _binary_search(boundaries.reshape(1, -1), flat, right).reshape(values.shape)
     else:
         lead = boundaries.shape[:-1]
         rows = int(np.prod(lead))
         b = boundaries.reshape((rows, boundaries.shape[-1]))
         v = values.reshape((rows, values.shape[-1]))
-        found = jax.vmap(lambda bb, vv: jnp.searchsorted(bb, vv, side=side))(b, v).reshape(lead + values.shape[-1:])
+        found = _binary_search(b, v, right).reshape(lead + values.shape[-1:])
     return lax.stop_gradient(found).astype(dtype)
 
 
@@ -494,10 +517,12 @@ def _nan_last_order(x, axis):
 @jax.custom_jvp
 def _nanmedian_all(x):
     flat = x.reshape(-1)
+    if not flat.size:
+        return jnp.asarray(nan_as(flat.dtype))
     order, present = _nan_last_order(flat, 0)
     pick = jnp.maximum((present - 1) // 2, 0)
     value = flat[jnp.take(order, pick)][0]
-    return jnp.where(present[0] > 0, value, jnp.nan).astype(x.dtype) if flat.size else jnp.array(jnp.nan, x.dtype)
+    return jnp.where(present[0] > 0, value, jnp.nan).astype(x.dtype)
 
 
 @_nanmedian_all.defjvp
@@ -547,12 +572,16 @@ def _quantile(x, q, dim, keepdim, interpolation, ignore_nan, scalar):
     rank = q.reshape((-1,) + (1,) * moved.ndim) * (count - 1).astype(q.dtype)
     rank = jnp.clip(rank, 0, None)
     low = jnp.floor(rank).astype(jnp.int64)
-    high = jnp.minimum(low + 1, jnp.maximum(count - 1, 0))
+    high = jnp.minimum(jnp.ceil(rank).astype(jnp.int64), jnp.maximum(count - 1, 0))
     weight = _QUANTILE_WEIGHTS[interpolation](rank)
     ordered = jnp.broadcast_to(ordered, (q.size,) + ordered.shape)
     below = jnp.take_along_axis(ordered, low, axis=-1)
     above = jnp.take_along_axis(ordered, high, axis=-1)
-    out = below + weight * (above - below)
+    if interpolation in ("linear", "midpoint"):  # PyTorch's lerp, exact at either end (and NaN for inf - inf)
+        diff = above - below
+        out = jnp.where(weight < 0.5, below + weight * diff, above - diff * (1 - weight))
+    else:  # the other interpolations pick an element
+        out = jnp.where(weight > 0, above, below)
     missing = (present == 0) if ignore_nan else (present < moved.shape[-1])
     out = jnp.where(jnp.broadcast_to(missing, out.shape), jnp.nan, out)[..., 0]
     out = jnp.expand_dims(out, dim + 1) if keepdim else out

@@ -236,7 +236,10 @@ def _fmin(x, y):
 
 
 def _sign(x):
-    return jnp.sign(x) if x.dtype != jnp.bool_ else x
+    """PyTorch's (0 < x) - (x < 0): NaN and -0.0 give +0.0."""
+    if x.dtype == jnp.bool_:
+        return x
+    return (x > 0).astype(x.dtype) - (x < 0).astype(x.dtype)
 
 
 def _round(x, decimals=0):
@@ -526,8 +529,12 @@ def _div(a, b, rounding_mode):
 
 
 def _floor_divide(a, b):
-    """Python's floor division, for floats too (floor(a / b) is off where a / b rounds up to an integer)."""
-    return jnp.floor_divide(a, b)
+    """Python's floor division, for floats too (floor(a / b) is off where a / b rounds up to an integer); a zero
+    quotient takes the sign of a / b, as PyTorch's does."""
+    quotient = jnp.floor_divide(a, b)
+    if not jnp.issubdtype(quotient.dtype, jnp.floating):
+        return quotient
+    return jnp.where(quotient == 0, jnp.copysign(jnp.zeros_like(quotient), a / b), quotient)
 
 
 def _add(a, b, alpha=1):
@@ -561,7 +568,13 @@ def _scalar_pow(a, exponent, dtype):
         return _complex_scalar_pow(a, exponent)
     if isinstance(exponent, int) and not isinstance(exponent, bool) and 0 <= exponent <= 64:
         return lax.integer_pow(a, exponent)
+    if exponent in _ROOT_POWERS and kind(a.dtype) == "f" and a.dtype != jnp.float16:
+        return _ROOT_POWERS[exponent](a)
     return jnp.power(a, jnp.asarray(exponent, dtype))
+
+
+# PyTorch takes x ** 0.5 and x ** -0.5 as (r)sqrt (but for float16), whose -inf and -0.0 differ from pow's.
+_ROOT_POWERS = {0.5: jnp.sqrt, -0.5: lax.rsqrt}
 
 
 def _complex_scalar_pow(a, exponent):

@@ -125,7 +125,17 @@ def _argmin(x, dim=None, keepdim=False):
 
 
 def _var(x, dim=None, correction=1, keepdim=False):
-    return jnp.var(x, axis=dim, ddof=correction, keepdims=keepdim)
+    """PyTorch divides by N - correction clamped at 0: once that reaches 0, inf for real x (NaN where nothing
+    spreads), NaN for complex x."""
+    if dof(x.shape, dim, correction) > 0:
+        return jnp.var(x, axis=dim, ddof=correction, keepdims=keepdim)
+    spread = jnp.var(x, axis=dim, keepdims=keepdim)
+    return spread * jnp.nan if jnp.iscomplexobj(x) else spread / 0.0
+
+
+def dof(shape: tuple, dim, correction) -> float:
+    """The degrees of freedom of var over `dim` of a `shape`."""
+    return (math.prod(shape[d] for d in dim) if dim is not None else math.prod(shape)) - correction
 
 
 def _std(x, dim=None, correction=1, keepdim=False):
@@ -234,8 +244,16 @@ def _count_nonzero(x, dim=None):
     return jnp.count_nonzero(x, axis=dim).astype(jnp.int64)
 
 
+def nan_as(dtype) -> np.ndarray:
+    """PyTorch's result for the median of nothing: a NaN, converted (as a C cast does) to `dtype`."""
+    with np.errstate(invalid="ignore"):
+        return np.array(np.nan).astype(dtype)
+
+
 def _median_all(x):
     flat = x.reshape(-1)
+    if not flat.size:
+        return jnp.asarray(nan_as(flat.dtype))
     if jnp.issubdtype(flat.dtype, jnp.floating):
         return _median_spread(flat)
     return _lower_median(flat)
@@ -329,4 +347,5 @@ MEDIAN_ALL = _declare("median", _median_all, grad_name="MedianBackward0", promot
                       saves=SAVES_INPUTS_AND_RESULT, accepts="if")
 MEDIAN_DIM = _declare("median", vector_if_scalar(_median_dim), grad_name="MedianBackward1", promote="none", kernel="median_out",
                       saves=SAVES_INDICES, accepts="if")
-AMINMAX = _declare("aminmax", _aminmax, promote="none", saves=SAVES_INPUTS_AND_RESULT, accepts="bif")
+AMINMAX = _declare("aminmax", _aminmax, promote="none", saves=SAVES_INPUTS_AND_RESULT, accepts="bif",
+                   kernel="aminmax_cpu")

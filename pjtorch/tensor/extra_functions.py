@@ -21,7 +21,7 @@ from ..ops import shape as shape_ops
 from ..ops import strided as strided_ops
 from ..ops.registry import Op, SAVES_NOTHING
 from . import dtypes
-from .functions import accepting_out
+from .functions import require_tensors, accepting_out
 from .tensor import Tensor, wrap_dim
 from .views import wrap_dim_of_dimensioned
 from .views import view_as_complex, view_as_real  # noqa: F401  (torch.view_as_*: re-exported with the others)
@@ -267,6 +267,8 @@ def cdist(x1: Tensor, x2: Tensor, p: float = 2.0, compute_mode: str = "use_mm_fo
         raise RuntimeError(f"cdist only supports at least 2D tensors, X1 got: {x1.ndim}D")
     if x2.ndim < 2:
         raise RuntimeError(f"cdist only supports at least 2D tensors, X2 got: {x2.ndim}D")
+    if x1.shape[-1] != x2.shape[-1]:
+        raise RuntimeError(f"X1 and X2 must have the same number of columns. X1: {x1.shape[-1]} X2: {x2.shape[-1]}")
     for t in (x1, x2):
         if t.dtype in (dtypes.float16, dtypes.bfloat16):
             raise NotImplementedError(f"\"cdist\" not implemented for '{_name(t.dtype)}'")
@@ -274,10 +276,10 @@ def cdist(x1: Tensor, x2: Tensor, p: float = 2.0, compute_mode: str = "use_mm_fo
         if t.dtype.category != dtypes.FLOATING:
             raise RuntimeError(f"cdist only supports floating-point dtypes, {name} got: "
                                f"{dtypes.LEGACY_NAMES[t.dtype].replace('Tensor', '')}")
-    if x1.shape[-1] != x2.shape[-1]:
-        raise RuntimeError(f"X1 and X2 must have the same number of columns. X1: {x1.shape[-1]} X2: {x2.shape[-1]}")
     if p < 0:
         raise RuntimeError(f"cdist only supports non-negative p values, got {float(p)}")
+    if x1.dtype is not x2.dtype:
+        raise RuntimeError(f"expected scalar type {_name(x1.dtype)} but found {_name(x2.dtype)}")
     return dispatch.apply(extra_ops.CDIST, (x1, x2), _static(p=float(p)))
 
 
@@ -298,6 +300,9 @@ def cross(input: Tensor, other: Tensor, dim: int | None = None) -> Tensor:
     if input.shape[wrapped] != 3 or other.shape[wrapped] != 3:
         raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. Got {input.shape[wrapped]} and "
                            f"{other.shape[wrapped]}")
+    pointwise_ops.broadcast_shapes(input._shape, other._shape)
+    if input.dtype is not other.dtype:
+        raise RuntimeError(f"expected scalar type {_name(input.dtype)} but found {_name(other.dtype)}")
     return dispatch.apply(extra_ops.CROSS, (input, other), _static(dim=wrapped))
 
 
@@ -400,6 +405,10 @@ def searchsorted(sorted_sequence: Tensor, input, *, out_int32: bool = False, rig
     values = tensor(input, device=sorted_sequence.device) if scalar else input  # a number promotes as a 0-dim tensor
     if sorter is not None:
         sorted_sequence = sorted_sequence.gather(-1, sorter)
+    if values.ndim == 0 and sorted_sequence.ndim != 1:
+        raise RuntimeError("torch.searchsorted(): input value can be a scalar only when boundaries tensor dimension "
+                           f"is 1, but we got boundaries tensor dim({sorted_sequence.ndim}) and input value's "
+                           "dim(0) numel(1)")
     if sorted_sequence.ndim > 1 and (values.ndim != sorted_sequence.ndim
                                      or tuple(values.shape[:-1]) != tuple(sorted_sequence.shape[:-1])):
         raise RuntimeError("torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 dimensions"
@@ -529,7 +538,7 @@ def nanmedian(input: Tensor, dim=None, keepdim: bool = False):
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{_name(input.dtype)}'")
     if dim is None:
         return dispatch.apply(extra_ops.NANMEDIAN_ALL, (input,))
-    dim = _one_dim("median", input, dim) if input.ndim else 0
+    dim = _one_dim("nanmedian", input, dim) if input.ndim else 0
     values, indices = dispatch.apply(extra_ops.NANMEDIAN_DIM, (input,), _static(dim=dim, keepdim=keepdim))
     return make_return("nanmedian", values=values, indices=indices)
 
@@ -555,10 +564,12 @@ def _quantile_q(q, input: Tensor) -> Tensor:
 
 
 def _quantile(input: Tensor, q, dim, keepdim: bool, interpolation: str, ignore_nan: bool) -> Tensor:
-    if input.dtype not in (dtypes.float32, dtypes.float64):
-        raise RuntimeError("quantile() input tensor must be either float or double dtype")
+    if not isinstance(q, Tensor) and not 0 <= q <= 1:  # a number's range is checked first
+        raise RuntimeError(f"quantile() q must be in the range [0, 1] but got {q}")
     if input.numel() == 0:
         raise RuntimeError("quantile() input tensor must be non-empty")
+    if input.dtype not in (dtypes.float32, dtypes.float64):
+        raise RuntimeError("quantile() input tensor must be either float or double dtype")
     if interpolation not in _INTERPOLATIONS:
         raise RuntimeError("quantile() interpolation must be one of linear, lower, higher, midpoint or nearest, but "
                            f"got {interpolation}")
@@ -630,6 +641,7 @@ def _check_complex_parts(first: Tensor, second: Tensor) -> None:
 
 
 def polar(abs: Tensor, angle: Tensor) -> Tensor:
+    require_tensors("polar", ("abs", "angle"), (abs, angle))
     _check_complex_parts(abs, angle)
     if abs.dtype is dtypes.float16:
         raise NotImplementedError("\"polar_cpu\" not implemented for 'Half'")
@@ -637,6 +649,7 @@ def polar(abs: Tensor, angle: Tensor) -> Tensor:
 
 
 def complex(real: Tensor, imag: Tensor) -> Tensor:
+    require_tensors("complex", ("real", "imag"), (real, imag))
     _check_complex_parts(real, imag)
     if real.dtype is dtypes.float16:
         raise NotImplementedError("pjtorch has no complex32 (ComplexHalf) dtype")
@@ -1528,17 +1541,17 @@ def igamma(input: Tensor, other: Tensor) -> Tensor:
 
 def igammac(input: Tensor, other: Tensor) -> Tensor:
     _tensor_operands("igammac", input, other)
-    _check_igamma(input, other)
+    _check_igamma(input, other, "igammac")
     return dispatch.apply(extra_ops.IGAMMAC, (input, other))
 
 
-def _check_igamma(input: Tensor, other: Tensor) -> None:
+def _check_igamma(input: Tensor, other: Tensor, name: str = "igamma") -> None:
     """PyTorch's broadcasting error first; then its kernel takes floating dtypes only (integers unpromoted)."""
     from ..ops.pointwise import broadcast_shapes as broadcast
     broadcast(tuple(input.shape), tuple(other.shape))
     common = dtypes.promote_types(input.dtype, other.dtype)
     if common.category != dtypes.FLOATING:
-        raise NotImplementedError(f"\"igamma_cpu\" not implemented for '{_name(common)}'")
+        raise NotImplementedError(f"\"{name}_cpu\" not implemented for '{_name(common)}'")
 
 
 def igamma_(input: Tensor, other: Tensor) -> Tensor:

@@ -304,11 +304,13 @@ def arg_type_name(value) -> str:
 
 
 def invalid_arguments(function: str, args: tuple, kwargs: dict, signatures: tuple) -> TypeError:
-    """PyTorch's error where no overload of `function` takes the arguments given."""
+    """PyTorch's error where no overload of `function` takes the arguments given; a signature may come as a pair
+    (signature, why it did not match), which PyTorch's parser adds for some."""
     positional = ", ".join(arg_type_name(a) for a in args)
     keywords = [f"{k}={arg_type_name(v)}" for k, v in reversed(kwargs.items())]
     got = (positional + "".join(", " + k for k in keywords)) if args else "".join(k + ", " for k in keywords)
-    expected = "".join(f" * ({signature})\n" for signature in signatures)
+    expected = "".join(f" * ({signature})\n" if isinstance(signature, str) else
+                       f" * ({signature[0]})\n      {signature[1]}\n" for signature in signatures)
     return TypeError(f"{function}() received an invalid combination of arguments - got ({got}), but expected one "
                      f"of:\n{expected}")
 

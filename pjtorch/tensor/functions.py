@@ -13,6 +13,7 @@ from typing import Sequence
 import numpy as np
 
 from .. import dispatch
+from .._stack import user_stacklevel
 from ..autograd import grad_mode
 from ..amp.autocast_mode import cast_inputs
 from ..ops import extra as extra_ops, linalg as linalg_ops, pointwise, reduction, shape as shape_ops, strided
@@ -161,6 +162,29 @@ _NUMBER_FIRST = frozenset({"mul", "floor_divide", "remainder", "xlogy", "bitwise
                            "bitwise_left_shift", "bitwise_right_shift"})
 
 
+# Of those, the ones PyTorch also runs on two numbers, making the first a 0-dim tensor; the others' `Number self`
+# overloads (those listed) refuse a second number, in an error that lists the overloads.
+_TWO_NUMBERS = frozenset({"add", "sub", "mul", "div", "true_divide", "floor_divide"})
+_NUMBER_SELF = {name: "Number self, Tensor other" for name in (
+    "remainder", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift")}
+_NUMBER_SELF["xlogy"] = "Number self, Tensor other, *, Tensor out = None"
+
+
+def _number_input(name: str, input, other):
+    """`input` as the op takes it when neither operand is a tensor (see _TWO_NUMBERS)."""
+    if isinstance(input, Tensor) or isinstance(other, Tensor):
+        return input
+    if name in _TWO_NUMBERS:
+        return factories.tensor(input)
+    number_self = _NUMBER_SELF[name]
+    if "out" not in number_self:  # PyTorch's parser details its mismatch only there
+        number_self = (number_self, f"didn't match because some of the arguments have invalid types: "
+                                    f"(!{type(input).__name__}!, !{type(other).__name__}!)")
+    raise factories.invalid_arguments(name, (input, other), {}, (
+        "Tensor input, Tensor other, *, Tensor out = None", number_self,
+        "Tensor input, Number other, *, Tensor out = None"))
+
+
 def _binary(op):
     """`op` as a function and its in-place form; a number operand picks PyTorch's Scalar overload where that
     records another node (pointwise.SCALAR_OVERLOADS)."""
@@ -173,9 +197,12 @@ def _binary(op):
 
     def run(input, other, **options) -> Tensor:
         input, other = as_operand(input, "input"), as_operand(other)
-        if not isinstance(input, Tensor) and op.name not in _NUMBER_FIRST:
-            raise factories.invalid_arguments(op.name, (input, other), {}, (
-                "Tensor input, Tensor other, *, Tensor out = None", "Tensor input, Number other, *, Tensor out = None"))
+        if not isinstance(input, Tensor):
+            if op.name not in _NUMBER_FIRST:
+                raise factories.invalid_arguments(op.name, (input, other), {}, (
+                    "Tensor input, Tensor other, *, Tensor out = None",
+                    "Tensor input, Number other, *, Tensor out = None"))
+            input = _number_input(op.name, input, other)
         return dispatch.apply(chosen(input, other), (input, other), _static(**options) if options else ())
 
     def run_(input: Tensor, other, **options) -> Tensor:
@@ -198,7 +225,8 @@ def _alpha(alpha) -> tuple:
 
 
 def add(input, other, *, alpha=1) -> Tensor:
-    return dispatch.apply(pointwise.BINARY["add"], (as_operand(input, "input"), as_operand(other)), _alpha(alpha))
+    input, other = as_operand(input, "input"), as_operand(other)
+    return dispatch.apply(pointwise.BINARY["add"], (_number_input("add", input, other), other), _alpha(alpha))
 
 
 add.plain_op = pointwise.BINARY["add"]
@@ -221,6 +249,7 @@ def _check_subtraction(input, other) -> None:
 def sub(input, other, *, alpha=1) -> Tensor:
     input, other = as_operand(input, "input"), as_operand(other)
     _check_subtraction(input, other)
+    input = _number_input("sub", input, other)
     return dispatch.apply(pointwise.BINARY["sub"], (input, other), _alpha(alpha))
 
 
@@ -231,6 +260,9 @@ def sub_(input: Tensor, other, *, alpha=1) -> Tensor:
 
 
 def rsub(input, other, *, alpha=1) -> Tensor:
+    if not isinstance(input, Tensor):
+        raise factories.invalid_arguments("rsub", (input, other), {}, (
+            "Tensor input, Tensor other, *, Number alpha = 1", "Tensor input, Number other, Number alpha = 1"))
     other = as_operand(other)
     _check_subtraction(input, other)
     op = pointwise.BINARY["rsub"] if isinstance(other, Tensor) else pointwise.RSUB_SCALAR
@@ -246,6 +278,7 @@ def _rounding(rounding_mode) -> tuple:
 
 def div(input, other, *, rounding_mode=None) -> Tensor:
     input, other = as_operand(input, "input"), as_operand(other)
+    input = _number_input("div", input, other)
     if rounding_mode is None:
         return dispatch.apply(pointwise.BINARY["div"], (input, other))
     static = _rounding(rounding_mode)
@@ -290,6 +323,8 @@ def _integer_division(fn, op):
     def run(input, other) -> Tensor:
         tensor_other = isinstance(other, Tensor)
         input, other = as_operand(input, "input"), as_operand(other)
+        if not isinstance(input, Tensor) and op.name in _NUMBER_FIRST:
+            input = _number_input(op.name, input, other)
         _check_divisor(op, input, other)
         if overload is not None and tensor_other and isinstance(input, Tensor):
             if fn.__name__.endswith("_"):
@@ -333,7 +368,8 @@ def _tensors_only(fn, other_name: str, check=None):
 
 
 def true_divide(input, other) -> Tensor:
-    return dispatch.apply(pointwise.BINARY["true_divide"], (as_operand(input, "input"), as_operand(other)))
+    input, other = as_operand(input, "input"), as_operand(other)
+    return dispatch.apply(pointwise.BINARY["true_divide"], (_number_input("true_divide", input, other), other))
 
 
 def _check_integer_power(result: dtypes.dtype, exponent) -> None:
@@ -400,16 +436,28 @@ def _clamp_input(name: str, input, lo, hi) -> None:
     raise factories.invalid_arguments(name, (input, *given), {}, signatures)
 
 
+# PyTorch's refusal of a complex number bounding a real tensor (clamp's only of a floating one), before any promotion.
+_COMPLEX_BOUND_OF_FLOAT = {
+    "clamp": (RuntimeError, "value cannot be converted to type double without overflow"),
+    "clamp_min": (NotImplementedError, "clamp is not supported for complex types"),
+    "clamp_max": (NotImplementedError, "clamp is not supported for complex types"),
+}
+
+
 def _clamp(input: Tensor, lo, hi, inplace: bool, name: str = "clamp") -> Tensor:
     _clamp_input(name, input, lo, hi)
     if lo is None and hi is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
-    if isinstance(lo, Tensor) or isinstance(hi, Tensor):
-        if not builtins.all(v is None or isinstance(v, Tensor) for v in (lo, hi)):
+    given = [v for v in (lo, hi) if v is not None]
+    if builtins.any(isinstance(v, Tensor) for v in given) and not builtins.all(isinstance(v, Tensor) for v in given):
+        # beside a number, PyTorch's parser takes a 0-dim tensor bound as a number too (its Number overload)
+        if not builtins.all(v.ndim == 0 for v in given if isinstance(v, Tensor)):
             raise TypeError(f"{name}() received an invalid combination of arguments - got (Tensor, "
                             f"{', '.join('NoneType' if v is None else type(v).__name__ for v in (lo, hi))}), but "
                             "expected one of:\n * (Tensor input, Tensor min = None, Tensor max = None, *, Tensor out = "
                             "None)\n * (Tensor input, Number min = None, Number max = None, *, Tensor out = None)\n")
+        lo, hi = (v.item() if isinstance(v, Tensor) else v for v in (lo, hi))
+    if isinstance(lo, Tensor) or isinstance(hi, Tensor):
         if name == "clamp" and input.is_complex():
             raise NotImplementedError("clamp is not supported for complex types")
         if name == "clamp_min":
@@ -421,19 +469,26 @@ def _clamp(input: Tensor, lo, hi, inplace: bool, name: str = "clamp") -> Tensor:
             static = _static(has_min=lo is not None, has_max=hi is not None)
     else:
         lo, hi = (as_operand(v, n) if v is not None else None for v, n in ((lo, "min"), (hi, "max")))
+        bounds = [v for v in (lo, hi) if v is not None]
+        if builtins.any(isinstance(v, builtins.complex) for v in bounds) and (
+                name != "clamp" or input.dtype.category == dtypes.FLOATING):
+            error, message = _COMPLEX_BOUND_OF_FLOAT[name]
+            raise error(message)
+        result = dtypes.result_type([input.dtype] if input._shape else [], [] if input._shape else [input.dtype],
+                                    bounds)
+        if inplace and not dtypes.can_cast(result, input.dtype):
+            raise RuntimeError(f"result type {_scalar_type_name(result)} can't be cast to the desired output type "
+                               f"{_c_type_name(input.dtype)}")
+        if not inplace and result is not input.dtype:
+            input = to_dtype(input, result)
+        # the bounds as the kernel converts them: refused where they overflow, wrapped into an unsigned dtype
+        lo, hi = (None if v is None else dtypes.checked_scalar(v, result) for v in (lo, hi))
         if name == "clamp_min":
             op, others, static = pointwise.CLAMP_MIN_SCALAR, (), _static(min=lo)
         elif name == "clamp_max":
             op, others, static = pointwise.CLAMP_MAX_SCALAR, (), _static(max=hi)
         else:
             op, others, static = pointwise.CLAMP_SCALAR, (), _static(min=lo, max=hi)
-        bounds = [v for v in (lo, hi) if v is not None]
-        result = dtypes.result_type([input.dtype] if input._shape else [], [] if input._shape else [input.dtype],
-                                    bounds)
-        if inplace:
-            dispatch._check_castable(result, input.dtype)
-        elif result is not input.dtype:
-            input = to_dtype(input, result)
     if inplace:
         return dispatch.apply_inplace(op, input, others, static)
     return dispatch.apply(op, (input, *others), static)
@@ -506,12 +561,19 @@ def addc_value(op, operands: tuple, value):
     return builtins.int(value) if result.category == dtypes.INTEGER else value
 
 
+def require_tensors(function: str, names: tuple, values: tuple) -> None:
+    for position, (name, value) in enumerate(zip(names, values), 1):
+        _require_tensor(name, position, value, function)
+
+
 def addcmul(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value=1) -> Tensor:
+    require_tensors("addcmul", ("input", "tensor1", "tensor2"), (input, tensor1, tensor2))
     operands = (input, tensor1, tensor2)
     return dispatch.apply(pointwise.ADDCMUL, operands, _static(value=addc_value(pointwise.ADDCMUL, operands, value)))
 
 
 def addcdiv(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value=1) -> Tensor:
+    require_tensors("addcdiv", ("input", "tensor1", "tensor2"), (input, tensor1, tensor2))
     if tensor1.dtype.category <= dtypes.INTEGER and tensor2.dtype.category <= dtypes.INTEGER:
         raise RuntimeError(
             "Integer division with addcdiv is no longer supported, and in a future  release addcdiv will perform a "
@@ -578,8 +640,8 @@ def float_power(input, exponent) -> Tensor:
 def _check_float_for(name: str, input: Tensor, dtype=None) -> None:
     effective = dtype or input.dtype
     if effective.category < dtypes.FLOATING:
-        raise RuntimeError(f"{name}(): could not infer output dtype. Input dtype must be either a floating point "
-                           f"or complex dtype. Got: {_scalar_type_name(effective)}")
+        raise RuntimeError(f"{name}(): could not infer output dtype. {'Input' if dtype is None else 'Optional'} dtype "
+                           f"must be either a floating point or complex dtype. Got: {_scalar_type_name(effective)}")
 
 
 def sum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
@@ -591,11 +653,17 @@ def sum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor
 def nansum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
     if input.is_complex() and input.device.type == "cpu":
         raise RuntimeError("nansum on CPU does not support complex inputs")
+    if dtype is not None and dtype.is_complex and input.device.type == "cpu":
+        raise NotImplementedError(f"\"nansum_cpu\" not implemented for '{_scalar_type_name(dtype)}'")
     return dispatch.apply(reduction.NANSUM, (input,),
                           _static(dim=dims_arg(dim, input.ndim), keepdim=keepdim, dtype=_jax_dtype(dtype)))
 
 
 def prod(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
+    if isinstance(dim, tuple):  # no overload of prod takes several dims
+        raise factories.invalid_arguments("prod", (input, dim), {"dtype": dtype} if dtype else {}, (
+            "Tensor input, *, torch.dtype dtype = None",
+            "Tensor input, int dim, bool keepdim = False, *, torch.dtype dtype = None, Tensor out = None"))
     dims = None if dim is None else (wrap_dim(int_dim("prod", dim), input.ndim),)  # a 0-dim input: dim -1 or 0
     dims = dims if input.ndim else None
     op = reduction.PROD if dims is None else reduction.PROD_DIM
@@ -610,6 +678,8 @@ def mean(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tenso
 
 
 def nanmean(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
+    if dtype is not None:
+        _check_float_for("nanmean", input, dtype)
     if input.dtype.category < dtypes.FLOATING:
         raise RuntimeError(f"nanmean(): expected input to have floating point or complex dtype but got "
                            f"{_scalar_type_name(input.dtype)}")
@@ -644,6 +714,10 @@ def _extreme(name: str, all_op, dim_op, elementwise: str):
     def run(input: Tensor, dim=None, keepdim: bool = False):
         if isinstance(dim, Tensor):
             return BINARY_FUNCTIONS[elementwise](input, dim)
+        if isinstance(dim, (tuple, list)):  # neither `other` nor one dim
+            raise factories.invalid_arguments(name, (input, dim), {}, (
+                "Tensor input, *, Tensor out = None", "Tensor input, Tensor other, *, Tensor out = None",
+                "Tensor input, int dim, bool keepdim = False, *, tuple of Tensors out = None"))
         if dim is None:
             if input.numel() == 0:
                 raise RuntimeError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0. "
@@ -693,6 +767,8 @@ def aminmax(input: Tensor, *, dim=None, keepdim: bool = False):
 
 def _arg_extreme(name: str, op):
     def run(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:
+        if dim is not None:
+            int_dim(name, dim)
         if input.dtype is dtypes.bool:
             raise RuntimeError(f"{name}(): does not support bool input")
         if dim is None and input.numel() == 0:
@@ -719,15 +795,33 @@ def _correction(unbiased, correction) -> float:
 _SPREAD_NAMES = {"var_mean": "var_mean", "std_mean": "std_mean"}
 
 
+# PyTorch's overloads of var, std, var_mean and std_mean (the last two take no `out`).
+_SPREAD_SIGNATURES = ("Tensor input, tuple of ints dim, bool unbiased = True, bool keepdim = False{out}",
+                      "Tensor input, tuple of ints dim = None, *, Number correction = None, bool keepdim = False{out}",
+                      "Tensor input, bool unbiased = True")
+
+
 def _spread(op):
-    def run(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correction=None):
+    def run(input: Tensor, dim=None, unbiased=None, keepdim=None, *, correction=None):
         if isinstance(dim, bool):
             dim, unbiased = None, dim
+        elif dim is None and unbiased is not None and keepdim is not None:  # `unbiased` alone takes no keepdim
+            out = "" if op.name.endswith("_mean") else ", *, Tensor out = None"
+            out_kw = ", Tensor out = None" if out else ""
+            raise factories.invalid_arguments(op.name, (input,), {"unbiased": unbiased, "keepdim": keepdim}, (
+                _SPREAD_SIGNATURES[0].format(out=out), _SPREAD_SIGNATURES[1].format(out=out_kw), _SPREAD_SIGNATURES[2]))
+        keepdim = bool(keepdim)
         if input.dtype.category < dtypes.FLOATING:
             raise RuntimeError(f"{_SPREAD_NAMES.get(op.name, 'std and var')} only support floating point and complex "
                                "dtypes")
-        return dispatch.apply(op, (input,), _static(dim=dims_arg(dim, input.ndim),
-                                                    correction=_correction(unbiased, correction), keepdim=keepdim))
+        dims, correction = dims_arg(dim, input.ndim), _correction(unbiased, correction)
+        if reduction.dof(input._shape, dims, correction) <= 0:
+            warnings.warn(f"{'var_mean' if op.name.endswith('_mean') else 'var'}(): degrees of freedom is <= 0. "
+                          "Correction should be strictly less than the reduction factor (input numel divided by "
+                          "output numel). (Triggered internally at "
+                          "/__w/pytorch/pytorch/aten/src/ATen/native/ReduceOps.cpp:1861.)", UserWarning,
+                          stacklevel=user_stacklevel())
+        return dispatch.apply(op, (input,), _static(dim=dims, correction=correction, keepdim=keepdim))
 
     run.__name__ = op.name
     return run
@@ -756,6 +850,9 @@ def norm(input: Tensor, p="fro", dim=None, keepdim: bool = False, dtype=None) ->
         raise RuntimeError(f"linalg.vector_norm: Expected a floating point or complex tensor as input. "
                            f"Got {_scalar_type_name(input.dtype)}")
     if dtype is not None:
+        if dtype.is_complex and not input.is_complex():
+            raise RuntimeError(f"linalg.vector_norm: dtype should be real for real inputs, but got "
+                               f"{_scalar_type_name(dtype)}")
         input = input.to(dtype)
     return dispatch.apply(reduction.NORM, (input,), _static(p=float(p), dim=dims_arg(dim, input.ndim),
                                                             keepdim=keepdim))
@@ -781,9 +878,17 @@ def logsumexp(input: Tensor, dim=REQUIRED, keepdim: bool = False) -> Tensor:
     return dispatch.apply(reduction.LOGSUMEXP, (input,), _static(dim=dims_arg(dim, input.ndim), keepdim=keepdim))
 
 
+def _scan_dim(name: str, dim) -> int:
+    """A scan's dim, an int (PyTorch's error counts it as the second argument, as it mostly is)."""
+    required(name, dim=dim)
+    if not isinstance(dim, int):
+        raise TypeError(f"{name}(): argument 'dim' (position 2) must be int, not {type(dim).__name__}")
+    return dim
+
+
 def _scan(op):
     def run(input: Tensor, dim: int = REQUIRED, *, dtype=None) -> Tensor:
-        required(op.name, dim=dim)
+        dim = _scan_dim(op.name, dim)
         return dispatch.apply(op, (input,), _static(dim=wrap_dim(dim, input.ndim), dtype=_jax_dtype(dtype)))
 
     run.__name__ = op.name
@@ -796,7 +901,7 @@ cumprod = _scan(reduction.CUMPROD)
 
 def _running_extreme(op, name):
     def run(input: Tensor, dim: int = REQUIRED):
-        required(name, dim=dim)
+        dim = _scan_dim(name, dim)
         values, indices = dispatch.apply(op, (input,), _static(dim=wrap_dim(dim, input.ndim)))
         return make_return(name, values=values, indices=indices)
 
@@ -807,7 +912,8 @@ cummax = _running_extreme(reduction.CUMMAX, "cummax")
 cummin = _running_extreme(reduction.CUMMIN, "cummin")
 
 
-def logcumsumexp(input: Tensor, dim: int) -> Tensor:
+def logcumsumexp(input: Tensor, dim: int = REQUIRED) -> Tensor:
+    dim = _scan_dim("logcumsumexp", dim)
     return dispatch.apply(reduction.LOGCUMSUMEXP, (input,), _static(dim=wrap_dim(dim, input.ndim)))
 
 
@@ -825,7 +931,13 @@ def log_softmax(input: Tensor, dim: int = REQUIRED, dtype=None) -> Tensor:
                           _static(dim=dim))
 
 
-def count_nonzero(input: Tensor, dim=None) -> Tensor:
+def count_nonzero(input: Tensor, dim=None, **options) -> Tensor:
+    if options:
+        dim_given = () if dim is None else (dim,)
+        refused = f"didn't match because some of the keywords were incorrect: {', '.join(options)}"
+        raise factories.invalid_arguments("count_nonzero", (input, *dim_given), options, (
+            "Tensor input, int dim = None", "Tensor input, tuple of ints dim") if dim_given else (
+            ("Tensor input, int dim = None", refused), ("Tensor input, tuple of ints dim", refused)))
     return dispatch.apply(reduction.COUNT_NONZERO, (input,), _static(dim=dims_arg(dim, input.ndim)))
 
 
@@ -1433,7 +1545,26 @@ def triu_(input: Tensor, diagonal: int = 0) -> Tensor:
     return dispatch.apply_inplace(shape_ops.TRIU, input, (), _static(diagonal=diagonal))
 
 
-def sort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool | None = None):
+def _stable_by_keyword(name: str, input, positional: tuple, options: dict, stable, signatures: tuple) -> dict:
+    """sort's and argsort's `dim` and `descending`: PyTorch's overload taking `stable` has them keyword-only."""
+    if positional and stable is not None:
+        raise factories.invalid_arguments(name, (input, *positional), {**options, "stable": stable}, signatures)
+    return {**dict(zip(("dim", "descending"), positional)), **options}
+
+
+_SORT_SIGNATURES = ("Tensor input, *, bool stable, int dim = -1, bool descending = False, tuple of Tensors out = None",
+                    "Tensor input, int dim = -1, bool descending = False, *, tuple of Tensors out = None")
+_ARGSORT_SIGNATURES = ("Tensor input, *, bool stable, int dim = -1, bool descending = False, Tensor out = None",
+                       ("Tensor input, int dim = -1, bool descending = False",
+                        "didn't match because some of the keywords were incorrect: stable"))
+
+
+def sort(input: Tensor, *positional, stable: bool | None = None, **options):
+    return _sort(input, stable=stable, **_stable_by_keyword("sort", input, positional, options, stable,
+                                                            _SORT_SIGNATURES))
+
+
+def _sort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool | None = None):
     op = shape_ops.SORT if stable is None else shape_ops.SORT_STABLE
     values, indices = dispatch.apply(op, (input,), _static(dim=wrap_dim(dim, input.ndim),
                                                                        descending=descending))
@@ -1444,8 +1575,9 @@ def sort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool | 
     return make_return("sort", values=values, indices=indices)
 
 
-def argsort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool = False) -> Tensor:
-    return sort(input, dim, descending).indices
+def argsort(input: Tensor, *positional, stable: bool | None = None, **options) -> Tensor:
+    options = _stable_by_keyword("argsort", input, positional, options, stable, _ARGSORT_SIGNATURES)
+    return _sort(input, options.get("dim", -1), options.get("descending", False)).indices
 
 
 def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = True):
@@ -1490,6 +1622,8 @@ def _check_index_bounds(index: Tensor, dim: int, size: int) -> None:
 def gather(input: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False) -> Tensor:
     _check_index("gather", index)
     dim = wrap_dim(dim, input.ndim)
+    if input.ndim == 0 and index.ndim <= 1:  # a 0-dim input gathers as a vector of one element
+        return gather(input.reshape(1), 0, index.reshape(-1)).reshape(index._shape)
     if index.ndim != input.ndim:
         raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
     for d, (wanted, have) in enumerate(zip(index._shape, input._shape)):
@@ -1608,7 +1742,10 @@ def index_select(input: Tensor, dim: int, index: Tensor) -> Tensor:
     dim = wrap_dim(dim, input.ndim)
     if input.ndim == 0 and index.numel() != 1:
         raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got {index.numel()} value(s)")
-    _check_select_bounds(index, dim, input._shape[dim] if input.ndim else 1, input.numel())
+    if input.ndim > 1 and not input._shape[dim] and index.numel():
+        raise RuntimeError("index_select(): self indexing axis dim should be positive")
+    # an empty vector takes the kernel's path of non-empty inputs
+    _check_select_bounds(index, dim, input._shape[dim] if input.ndim else 1, input.numel() or input.ndim == 1)
     return dispatch.apply(shape_ops.INDEX_SELECT, (input, index.reshape(-1)), _static(dim=dim))
 
 
@@ -1822,6 +1959,7 @@ def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False, ret
 # ----- comparisons of whole tensors ---------------------------------------------------------------
 
 def allclose(input: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> bool:
+    require_tensors("allclose", ("input", "other"), (input, other))
     return bool(isclose(input, other, rtol, atol, equal_nan).all().item())
 
 
@@ -1830,12 +1968,14 @@ _ISCLOSE = pointwise.Op("isclose", lambda a, b, rtol, atol, equal_nan: __import_
 
 
 def isclose(input: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> Tensor:
+    require_tensors("isclose", ("input", "other"), (input, other))
     if input.dtype is not other.dtype:
         raise RuntimeError(f"{_scalar_type_name(input.dtype)} did not match {_scalar_type_name(other.dtype)}")
     return dispatch.apply(_ISCLOSE, (input, other), _static(rtol=rtol, atol=atol, equal_nan=equal_nan))
 
 
 def equal(input: Tensor, other: Tensor) -> bool:
+    require_tensors("equal", ("input", "other"), (input, other))
     if input._shape != other._shape:
         return False
     return bool(BINARY_FUNCTIONS["eq"](input, other).all().item())

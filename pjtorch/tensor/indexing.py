@@ -138,7 +138,7 @@ def _scalar_index(value):
     return int(value)
 
 
-def _normalize_parts(t: Tensor, key: tuple) -> tuple:
+def _normalize_parts(t: Tensor, key: tuple, bare: bool) -> tuple:
     """Lists/arrays become index tensors; 0-dim integer tensors become plain ints (PyTorch treats them so)."""
     parts = []
     for part in key:
@@ -158,22 +158,30 @@ def _normalize_parts(t: Tensor, key: tuple) -> tuple:
         else:
             raise IndexError(_INVALID_INDEX.format(type(part).__name__))
     if t.ndim == 0:
-        _check_0dim_parts(parts)
+        _check_0dim_parts(parts, bare)
     return tuple(parts)
 
 
-def _check_0dim_parts(parts: tuple) -> None:
+def _check_0dim_parts(parts: tuple, bare: bool) -> None:
+    """PyTorch's errors for an int or slice indexing a 0-dim tensor: a `bare` one (the key itself, not in a tuple)
+    has its own, one in a tuple is an index too many."""
     if any(isinstance(p, (Tensor, _BoolAxis)) for p in parts):
         return
-    if any(_index_int(p) is not None for p in parts):
+    if not any(_index_int(p) is not None or isinstance(p, slice) for p in parts):
+        return
+    if not bare:
+        raise IndexError("too many indices for tensor of dimension 0")
+    index = _index_int(parts[0])
+    if index is None:
+        raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+    if index == 0:
         raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` "
                          "in C++ to convert a 0-dim tensor to a number")
-    if any(isinstance(p, slice) for p in parts):
-        raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+    raise IndexError(f"index {index} is out of bounds for dimension 0 with size 0")
 
 
 def getitem(t: Tensor, key) -> Tensor:
-    parts = _normalize_parts(t, _normalize_key(key))
+    parts = _normalize_parts(t, _normalize_key(key), not isinstance(key, tuple))
     viewed, indices = _apply_views(t, parts, keep_full_slice=isinstance(key, slice))
     if not indices:
         return viewed if viewed is not t else views.alias(t)
@@ -273,7 +281,8 @@ def setitem(t: Tensor, key, value) -> None:
     value = _assigned_value(t, value)
     if key is False:
         return
-    target, indices = _apply_views(t, _normalize_parts(t, _normalize_key(key)), keep_full_slice=False)
+    target, indices = _apply_views(t, _normalize_parts(t, _normalize_key(key), not isinstance(key, tuple)),
+                                   keep_full_slice=False)
     if not indices:
         _copy_to(target, value)
         return

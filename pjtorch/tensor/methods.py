@@ -500,8 +500,25 @@ def _addcdiv_(self, tensor1, tensor2, *, value=1):
     return dispatch.apply_inplace(pointwise.ADDCDIV, self, (tensor1, tensor2), (("value", value),))
 
 
+def _sorting(name: str):
+    """Tensor.sort and Tensor.argsort, whose refusal of a positional dim beside `stable` lists the method's
+    overloads."""
+    function = getattr(functions, name)
+
+    def method(self, *positional, stable=None, **options):
+        if positional and stable is not None:
+            raise factories.invalid_arguments(name, positional, {**options, "stable": stable}, (
+                "*, bool stable, int dim = -1, bool descending = False",
+                ("int dim = -1, bool descending = False", "didn't match because some of the keywords were incorrect: "
+                 "stable")))
+        return function(self, *positional, stable=stable, **options)
+
+    method.__name__ = name
+    return method
+
+
 for _name, _fn in {
-    "float_power_": _float_power_, "flip": _flip, "lerp_": _lerp_, "addcmul_": _addcmul_, "addcdiv_": _addcdiv_,
+    "sort": _sorting("sort"), "argsort": _sorting("argsort"), "float_power_": _float_power_, "flip": _flip, "lerp_": _lerp_, "addcmul_": _addcmul_, "addcdiv_": _addcdiv_,
 }.items():
     setattr(Tensor, _name, _fn)
 
@@ -541,3 +558,10 @@ for _name, _view in {"t_": _t_, "transpose_": views.transpose, "swapaxes_": view
                      "swapdims_": views.transpose, "squeeze_": views.squeeze, "unsqueeze_": views.unsqueeze,
                      "as_strided_": views.as_strided}.items():
     setattr(Tensor, _name, _in_place_view(_view))
+
+# Forms the op tables make that PyTorch's Tensor lacks (`x.rsub(2)`, `x.maximum_(y)`): AttributeError there too.
+for _name in ("rsub", "rsub_", "angle_", "conj_", "fmax_", "fmin_", "maximum_", "minimum_", "logaddexp_",
+              "logaddexp2_", "positive_", "signbit_", "isfinite_", "isinf_", "isnan_", "isneginf_", "isposinf_",
+              "isreal_"):
+    if _name in Tensor.__dict__:
+        delattr(Tensor, _name)
