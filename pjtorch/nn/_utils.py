@@ -12,6 +12,12 @@ def ntuple(n: int, value) -> tuple:
     return (value,) * n
 
 
+def scalar_name(dtype) -> str:
+    """PyTorch's ScalarType name of a dtype, as its kernels' dtype errors print it ('Float', 'Long', 'BFloat16')."""
+    from ..tensor import dtypes
+    return dtypes.LEGACY_NAMES[dtype].removesuffix("Tensor")
+
+
 def static(**kwargs) -> tuple:
     """An op's static arguments as dispatch keys them: sorted (name, value) pairs."""
     return tuple(sorted(kwargs.items()))

@@ -6,6 +6,7 @@ default one. The distributions are PyTorch's; the random streams are pjtorch's o
 from __future__ import annotations
 
 import math
+from typing import Callable
 import warnings
 
 from ..autograd import grad_mode
@@ -188,3 +189,22 @@ def sparse_(tensor: Tensor, sparsity: float, std: float = 0.01, generator=None) 
         for col in range(cols):
             tensor[random.randperm(rows, generator=generator)[:num_zeros], col] = 0
     return tensor
+
+
+def _deprecated(new: Callable) -> Callable:
+    """PyTorch's old names without the trailing underscore, which still work but warn."""
+    old = new.__name__[:-1]
+
+    def deprecated_init(*args, **kwargs):
+        warnings.warn(f"`nn.init.{old}` is now deprecated in favor of `nn.init.{new.__name__}`.", FutureWarning,
+                      stacklevel=2)
+        return new(*args, **kwargs)
+
+    deprecated_init.__name__ = old
+    return deprecated_init
+
+
+uniform, normal, constant = _deprecated(uniform_), _deprecated(normal_), _deprecated(constant_)
+eye, dirac, orthogonal, sparse = _deprecated(eye_), _deprecated(dirac_), _deprecated(orthogonal_), _deprecated(sparse_)
+xavier_uniform, xavier_normal = _deprecated(xavier_uniform_), _deprecated(xavier_normal_)
+kaiming_uniform, kaiming_normal = _deprecated(kaiming_uniform_), _deprecated(kaiming_normal_)

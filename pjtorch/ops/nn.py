@@ -108,6 +108,8 @@ def _avg_pool(x, kernel_size, stride, padding, ceil_padding, count_include_pad, 
     spatial = x.shape[x.ndim - len(kernel_size):]
     divisor = _pool_divisors(spatial, totals.shape[x.ndim - len(kernel_size):], kernel_size, stride, padding,
                              count_include_pad, divisor_override)
+    if jnp.issubdtype(x.dtype, jnp.integer):  # PyTorch divides integer sums in integer arithmetic
+        return lax.div(totals, jnp.broadcast_to(jnp.asarray(divisor, x.dtype), totals.shape))
     return totals / jnp.asarray(divisor, x.dtype)
 
 
@@ -241,6 +243,12 @@ def _dropout(x, uniform, p):
     return x * keep * jnp.asarray(scale, x.dtype)
 
 
+def _rrelu_train(x, uniform, lower, upper):
+    """Each non-positive element times its own slope drawn from U(lower, upper)."""
+    slope = lower + (upper - lower) * uniform
+    return jnp.where(x > 0, x, x * slope)
+
+
 def _pad(x, pad_width, mode, value):
     if mode == "constant":
         config = [(low, high, 0) for low, high in pad_width]
@@ -255,11 +263,74 @@ def _one_hot(x, num_classes):
 EMBEDDING = Op("embedding", _embedding, grad_name="EmbeddingBackward0", promote="none", unlisted=frozenset({1}))
 EMBEDDING_RENORM = Op("embedding_renorm", _embedding_renorm, promote="none")
 DROPOUT = Op("dropout", _dropout, grad_name="MulBackward0", promote="none")
+RRELU_TRAIN = Op("rrelu_with_noise", _rrelu_train, grad_name="RreluWithNoiseBackward0", promote="none")
 PAD = {"constant": Op("pad", _pad, grad_name="ConstantPadNdBackward0", saves=SAVES_NOTHING, promote="none"),
        "circular": Op("pad", _pad, grad_name="CopySlices", saves=SAVES_NOTHING, promote="none")}
 PAD.update({(mode, n): Op("pad", _pad, grad_name=f"{prefix}Pad{n}DBackward0", promote="none")
             for mode, prefix in (("reflect", "Reflection"), ("replicate", "Replication")) for n in (1, 2, 3)})
 ONE_HOT = Op("one_hot", _one_hot, promote="none")
+
+
+# ----- bicubic upsampling -------------------------------------------------------------------------
+
+def _cubic(distance, a=-0.75):
+    """Keys' cubic convolution kernel with PyTorch's a = -0.75."""
+    d = np.abs(distance)
+    near = ((a + 2) * d - (a + 3)) * d * d + 1
+    far = ((a * d - 5 * a) * d + 8 * a) * d - 4 * a
+    return np.where(d <= 1, near, np.where(d < 2, far, 0.0))
+
+
+def _cubic_weights(in_size: int, out_size: int, align_corners: bool, scale) -> np.ndarray:
+    """The (out, in) matrix of four taps around each source coordinate (not clamped, unlike linear's), the taps'
+    indices clamped to the edge."""
+    if align_corners:
+        src = np.arange(out_size) * ((in_size - 1) / (out_size - 1) if out_size > 1 else 0.0)
+    else:
+        step = in_size / out_size if scale is None else 1.0 / scale
+        src = (np.arange(out_size) + 0.5) * step - 0.5
+    base = np.floor(src)
+    matrix = np.zeros((out_size, in_size))
+    for tap in (-1, 0, 1, 2):
+        index = np.clip(base + tap, 0, in_size - 1).astype(np.int64)
+        np.add.at(matrix, (np.arange(out_size), index), _cubic(src - base - tap))
+    return matrix
+
+
+def _along(x, matrix, axis, contracted):
+    return jnp.moveaxis(jnp.tensordot(x, matrix, axes=([axis], [contracted]), precision=_PRECISION), -1, axis)
+
+
+@jax.custom_vjp
+def _resample(x, matrix, axis_marker):
+    """x's axis (the length of axis_marker) mapped through matrix (out, in)."""
+    return _along(x, matrix, axis_marker.shape[0], 1)
+
+
+def _resample_forward(x, matrix, axis_marker):
+    return _resample(x, matrix, axis_marker), (matrix, axis_marker)
+
+
+def _resample_backward(saved, cotangent):
+    """The -0.0 that zero weights times negative cotangents sum to becomes the +0.0 of an input PyTorch's backward
+    never touches (a select: XLA folds away an added +0.0)."""
+    matrix, axis_marker = saved
+    grad = _along(cotangent, matrix, axis_marker.shape[0], 0)
+    return jnp.where(grad == 0, jnp.zeros((), grad.dtype), grad), jnp.zeros_like(matrix), axis_marker
+
+
+_resample.defvjp(_resample_forward, _resample_backward)
+
+
+def _upsample_bicubic(x, sizes, align_corners, scales):
+    for axis, out_size, scale in zip((x.ndim - 2, x.ndim - 1), sizes, scales):
+        matrix = jnp.asarray(_cubic_weights(x.shape[axis], out_size, align_corners, scale), x.dtype)
+        x = _resample(x, matrix, np.zeros(axis))
+    return x
+
+
+UPSAMPLE_BICUBIC = Op("upsample_bicubic2d", _upsample_bicubic, grad_name="UpsampleBicubic2DBackward0", promote="none",
+                      saves=SAVES_NOTHING)
 
 
 # ----- losses -------------------------------------------------------------------------------------
@@ -395,6 +466,17 @@ def _binary_cross_entropy_with_logits(x, target, *weights, reduction, has_weight
     return _reduce(losses, reduction)
 
 
+def _multilabel_margin(x, mask, reduction):
+    """Σ over target classes j and non-target classes i of max(0, 1 - (x[j] - x[i])), over the class count; `mask`
+    marks each row's target classes."""
+    classes = x.shape[-1] if x.ndim else 1
+    rows, mask = x.reshape(-1, classes), mask.reshape(-1, classes)
+    margins = jnp.maximum(1 - rows[:, :, None] + rows[:, None, :], 0)
+    pairs = mask[:, :, None] * (1 - mask)[:, None, :]
+    losses = jnp.sum(margins * pairs, axis=(1, 2)) / classes
+    return _reduce(losses.reshape(x.shape[:-1] if x.ndim else ()), reduction)
+
+
 def _loss_ops(name: str, fn, names: dict) -> dict:
     return {reduction: Op(name, fn, grad_name=grad, promote="none") for reduction, grad in names.items()}
 
@@ -408,6 +490,8 @@ CROSS_ENTROPY_PROBS = _loss_ops("cross_entropy", _cross_entropy_probs,
 MSE_LOSS = Op("mse_loss", _mse_loss, grad_name="MseLossBackward0", promote="none")
 L1_LOSS = _loss_ops("l1_loss", _l1_loss, {"none": "AbsBackward0", "sum": "SumBackward0", "mean": "MeanBackward0"})
 SMOOTH_L1_LOSS = Op("smooth_l1_loss", _smooth_l1_loss, grad_name="SmoothL1LossBackward0", promote="none")
+MULTILABEL_MARGIN_LOSS = Op("multilabel_margin_loss", _multilabel_margin,
+                            grad_name="MultilabelMarginLossBackward0", promote="none")
 HUBER_LOSS = Op("huber_loss", _huber_loss, grad_name="HuberLossBackward0", promote="none")
 BINARY_CROSS_ENTROPY = Op("binary_cross_entropy", _binary_cross_entropy,
                           grad_name="BinaryCrossEntropyBackward0", promote="none")

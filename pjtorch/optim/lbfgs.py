@@ -153,8 +153,9 @@ class LBFGS(Optimizer):
             if state["n_iter"] == 1:
                 d, old_dirs, old_stps, ro, h_diag = flat_grad.neg(), [], [], [], 1
             else:
+                al = state.setdefault("al", [None] * history_size)
                 d, h_diag = self._direction(flat_grad, flat_grad - prev_flat_grad, d * t, old_dirs, old_stps, ro,
-                                            h_diag, history_size)
+                                            h_diag, history_size, al)
             prev_flat_grad = flat_grad.clone()
             prev_loss = loss
             t = float((1.0 / flat_grad.abs().sum()).clamp(max=1.0) * lr) if state["n_iter"] == 1 else lr
@@ -200,9 +201,10 @@ class LBFGS(Optimizer):
 
     @staticmethod
     def _direction(flat_grad: Tensor, y: Tensor, s: Tensor, old_dirs: list, old_stps: list, ro: list, h_diag,
-                   history_size: int) -> tuple:
+                   history_size: int, al: list) -> tuple:
         """(-H g, H's diagonal scale), H built by the two-loop recursion from the stored (y, s) pairs after
-        adding this one (kept only when its curvature y·s is positive)."""
+        adding this one (kept only when its curvature y·s is positive); `al`, the recursion's coefficients, is the
+        state's list, which PyTorch keeps between steps."""
         ys = y.dot(s)
         if float(ys) > 1e-10:
             if len(old_dirs) == history_size:
@@ -211,7 +213,6 @@ class LBFGS(Optimizer):
             old_stps.append(s)
             ro.append(1.0 / ys)
             h_diag = ys / y.dot(y)
-        al = [None] * len(old_dirs)
         q = flat_grad.neg()
         for i in range(len(old_dirs) - 1, -1, -1):
             al[i] = old_stps[i].dot(q) * ro[i]

@@ -113,6 +113,7 @@ class Optimizer:
                             "tensors in sets will change between runs. Please use a list instead.")
         else:
             param_group["params"] = list(params)
+        _split_names(param_group)
         for param in param_group["params"]:
             if not isinstance(param, Tensor):
                 raise TypeError("optimizer can only optimize Tensors, but one of the params is " + _typename(param))
@@ -124,6 +125,10 @@ class Optimizer:
         if len(params) != len({id(p) for p in params}):
             warnings.warn("optimizer contains a parameter group with duplicate parameters; in future, this will cause "
                           "an error; see github.com/pytorch/pytorch/issues/40967 for more information", stacklevel=3)
+        for group in self.param_groups:
+            if ("param_names" in param_group) != ("param_names" in group):
+                raise ValueError("all optimizer param groups should be with/without names. cannot add param group "
+                                 f"{'with' if 'param_names' in param_group else 'without'} names to the optimizer")
         existing = {id(p) for group in self.param_groups for p in group["params"]}
         if existing & {id(p) for p in params}:
             raise ValueError("some parameters appear in more than one parameter group")
@@ -258,6 +263,8 @@ class Optimizer:
                 state[index] = value
         for group, saved in zip(self.param_groups, saved_groups):
             saved["params"] = group["params"]
+            if "param_names" in group:
+                saved.setdefault("param_names", group["param_names"])
         self.state = state
         self.param_groups = saved_groups
         for hook in self._optimizer_load_state_dict_post_hooks.values():
@@ -271,6 +278,17 @@ class Optimizer:
                 if key != "params":
                     text += f"    {key}: {group[key]}\n"
         return text + ")"
+
+
+def _split_names(param_group: dict) -> None:
+    """(name, tensor) pairs, as named_parameters() gives them, become the params and a 'param_names' list."""
+    pairs = [param for param in param_group["params"] if isinstance(param, tuple)]
+    if not pairs:
+        return
+    if len(pairs) != len(param_group["params"]):
+        raise ValueError("all optimizer params should be with/without names. Some param names are missing")
+    param_group["params"] = [tensor for _, tensor in pairs]
+    param_group["param_names"] = [name for name, _ in pairs]
 
 
 def _cast_state(param: Tensor, key: str, value):

@@ -6,9 +6,10 @@ import warnings
 from ...amp.autocast_mode import cast_inputs
 from ... import dispatch
 from ...ops import nn as nn_ops
-from ...tensor import functions
+from ...tensor import functions, random
 from ...tensor.functions import UNARY_FUNCTIONS as _UNARY
 from ...tensor.tensor import Tensor
+from .._utils import static
 
 
 def _apply(name: str, input: Tensor, inplace: bool = False, **options) -> Tensor:
@@ -126,8 +127,13 @@ def threshold_(input: Tensor, threshold: float, value: float) -> Tensor:
 
 def rrelu(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False,
           inplace: bool = False) -> Tensor:
+    """Training draws each negative element's slope from U(lower, upper); evaluation uses their mean."""
     if training:
-        raise NotImplementedError("pjtorch: rrelu with training=True is not supported")
+        uniform = random.sample("uniform", tuple(input.shape), input.dtype, input.device, None)
+        options = static(lower=float(lower), upper=float(upper))
+        if inplace:
+            return dispatch.apply_inplace(nn_ops.RRELU_TRAIN, input, (uniform,), options)
+        return dispatch.apply(nn_ops.RRELU_TRAIN, (input, uniform), options)
     return _apply("rrelu_with_noise", input, inplace, negative_slope=(lower + upper) / 2)
 
 

@@ -1,11 +1,14 @@
 """Convolutions: `F.conv1d/2d/3d` as one N-d op, with PyTorch's padding strings and shape errors."""
 from __future__ import annotations
 
+import warnings
+
 from ... import dispatch
 from ...amp.autocast_mode import cast_inputs
 from ...ops import nn as nn_ops
 from ...tensor.tensor import Tensor
-from .._utils import ntuple, static
+from ...tensor.functions import _c_type_name
+from .._utils import ntuple, scalar_name, static
 
 
 def conv1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0, dilation=1,
@@ -28,8 +31,11 @@ def convolution(input: Tensor, weight: Tensor, bias: Tensor | None, stride, padd
     input, weight, bias = cast_inputs(f"conv{spatial}d", input, weight, bias)
     stride, dilation = ntuple(spatial, stride), ntuple(spatial, dilation)
     kernel = tuple(weight.shape[2:])
+    if bias is not None and bias.dtype is not input.dtype:
+        raise RuntimeError(f"Input type ({_c_type_name(input.dtype)}) and bias type ({_c_type_name(bias.dtype)}) "
+                           "should be the same")
     pads = padding_pairs(padding, kernel, stride, dilation)
-    _check(input, weight, groups, pads, kernel, dilation, spatial)
+    _check(input, weight, groups, stride, pads, kernel, dilation, spatial)
     operands = (input, weight) if bias is None else (input, weight, bias)
     return dispatch.apply(nn_ops.CONV, operands, static(stride=stride, padding=pads, dilation=dilation, groups=groups))
 
@@ -44,13 +50,39 @@ def padding_pairs(padding, kernel: tuple, stride: tuple, dilation: tuple) -> tup
         if any(s != 1 for s in stride):
             raise RuntimeError("padding='same' is not supported for strided convolutions")
         totals = [d * (k - 1) for k, d in zip(kernel, dilation)]
+        if any(total % 2 for total in totals):
+            _warn_uneven_same_padding()
         return tuple((total // 2, total - total // 2) for total in totals)
     return tuple((p, p) for p in ntuple(len(kernel), padding))
 
 
-def _check(input: Tensor, weight: Tensor, groups: int, pads: tuple, kernel: tuple, dilation: tuple,
+def check_weight_dtype(input: Tensor, *parameters: Tensor | None) -> None:
+    for parameter in parameters:
+        if parameter is not None and parameter.dtype is not input.dtype:
+            raise RuntimeError(f"expected scalar type {scalar_name(input.dtype)} but found "
+                               f"{scalar_name(parameter.dtype)}")
+
+
+def _warn_uneven_same_padding() -> None:
+    """PyTorch warns once per process (TORCH_WARN_ONCE) when 'same' needs more padding on one side."""
+    if not _WARNED:
+        _WARNED.append(True)
+        warnings.warn("Using padding='same' with even kernel lengths and odd dilation may require a zero-padded copy "
+                      "of the input be created (Triggered internally at "
+                      "/__w/pytorch/pytorch/aten/src/ATen/native/Convolution.cpp:1101.)", UserWarning, stacklevel=5)
+
+
+_WARNED: list = []
+
+
+def _check(input: Tensor, weight: Tensor, groups: int, stride: tuple, pads: tuple, kernel: tuple, dilation: tuple,
            spatial: int) -> None:
     name = f"conv{spatial}d"
+    for values, minimum, message in ((stride, 1, "non-positive stride is not supported"),
+                                     (sum(pads, ()), 0, "negative padding is not supported"),
+                                     (dilation, 1, "non-positive dilation is not supported")):
+        if any(value < minimum for value in values):
+            raise RuntimeError(message)
     if input.ndim not in (spatial + 1, spatial + 2):
         raise RuntimeError(f"Expected {spatial + 1}D (unbatched) or {spatial + 2}D (batched) input to {name}, but got "
                            f"input of size: {list(input.shape)}")
@@ -59,6 +91,7 @@ def _check(input: Tensor, weight: Tensor, groups: int, pads: tuple, kernel: tupl
         batched = list(input.shape) if input.ndim == spatial + 2 else [1] + list(input.shape)
         raise RuntimeError(f"Given groups={groups}, weight of size {list(weight.shape)}, expected input{batched} to "
                            f"have {weight.shape[1] * groups} channels, but got {channels} channels instead")
+    check_weight_dtype(input, weight)
     padded = [size + low + high for size, (low, high) in zip(input.shape[-spatial:], pads)]
     effective = [d * (k - 1) + 1 for k, d in zip(kernel, dilation)]
     if any(p < k for p, k in zip(padded, effective)):

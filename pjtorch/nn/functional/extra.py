@@ -12,10 +12,13 @@ import warnings
 from ... import dispatch
 from ...autograd import grad_mode
 from ...ops import extra as extra_ops
+from ...ops import nn as nn_ops
 from ...tensor import dtypes
 from ...tensor.tensor import Tensor
 from .._utils import ntuple, static
 from .loss import _REDUCTIONS, _reduction
+from .conv import check_weight_dtype
+from .normalization import check_mixed_dtypes
 
 
 
@@ -74,11 +77,11 @@ def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "neares
         kernel = f"upsample_{'nearest' if kind == 'nearest' else 'bilinear'}2d_channels_last" if spatial == 2 else \
             f"compute_indices_weights_{kind}"
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{dtypes.LEGACY_NAMES[input.dtype][:-6]}'")
+    if spatial not in (1, 2, 3) or mode not in _MODES or (mode == "bicubic" and spatial != 2):
+        raise NotImplementedError(f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.ndim}D) for "
+                                  f"the modes: nearest | linear | bilinear | bicubic | trilinear | lanczos | area | "
+                                  f"nearest-exact (got {mode})")
     if mode in ("nearest", "nearest-exact", "area"):
-        if spatial not in (1, 2, 3):
-            raise NotImplementedError(f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.ndim}D) "
-                                      f"for the modes: nearest | linear | bilinear | bicubic | trilinear | area | "
-                                      f"nearest-exact (got {mode})")
         if mode == "area":
             from . import pooling
             pool = {1: pooling.adaptive_avg_pool1d, 2: pooling.adaptive_avg_pool2d, 3: pooling.adaptive_avg_pool3d}
@@ -87,20 +90,15 @@ def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "neares
             return dispatch.apply(extra_ops.UPSAMPLE_NEAREST_EXACT[spatial], (input,),
                                   static(sizes=sizes, scales=scales, exact=True))
         return dispatch.apply(extra_ops.UPSAMPLE_NEAREST[spatial], (input,), static(sizes=sizes, scales=scales))
-    expected = {"linear": 1, "bilinear": 2, "trilinear": 3}
-    if mode in expected:
-        if spatial != expected[mode]:
-            want = {1: "3D", 2: "4D", 3: "5D"}[expected[mode]]
-            raise NotImplementedError(f"Got {input.ndim}D input, but {mode} mode needs {want} input")
-        name = {"linear": "linear1d", "bilinear": "bilinear2d", "trilinear": "trilinear3d"}[mode]
-        return dispatch.apply(extra_ops.UPSAMPLE_LINEAR[name], (input,),
-                              static(sizes=sizes, align_corners=bool(align_corners),
-                                     scales=(None,) * spatial if align_corners else scales))
-    if mode not in _MODES:
-        raise NotImplementedError(f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.ndim}D) for "
-                                  f"the modes: nearest | linear | bilinear | bicubic | trilinear | area | "
-                                  f"nearest-exact (got {mode})")
-    raise NotImplementedError(f"interpolate mode '{mode}' is not supported by pjtorch yet")
+    options = static(sizes=sizes, align_corners=bool(align_corners),
+                     scales=(None,) * spatial if align_corners else scales)
+    if mode == "bicubic":  # its rank is checked above
+        return dispatch.apply(nn_ops.UPSAMPLE_BICUBIC, (input,), options)
+    expected = {"linear": 1, "bilinear": 2, "trilinear": 3}[mode]
+    if spatial != expected:
+        raise NotImplementedError(f"Got {input.ndim}D input, but {mode} mode needs {expected + 2}D input")
+    name = {"linear": "linear1d", "bilinear": "bilinear2d", "trilinear": "trilinear3d"}[mode]
+    return dispatch.apply(extra_ops.UPSAMPLE_LINEAR[name], (input,), options)
 
 
 def upsample(input: Tensor, size=None, scale_factor=None, mode: str = "nearest", align_corners=None) -> Tensor:
@@ -133,6 +131,7 @@ def group_norm(input: Tensor, num_groups: int, weight: Tensor | None = None, bia
     if input.dtype.category != dtypes.FLOATING:
         raise NotImplementedError(f"\"GroupNormKernelImpl\" not implemented for "
                                   f"'{dtypes.LEGACY_NAMES[input.dtype][:-6]}'")
+    check_mixed_dtypes(input, weight, bias)
     affine = tuple(t for t in (weight, bias) if t is not None)
     return dispatch.apply(extra_ops.GROUP_NORM, (input, *affine),
                           static(groups=num_groups, eps=eps, has_weight=weight is not None, has_bias=bias is not None))
@@ -224,6 +223,7 @@ def _conv_transpose(input, weight, bias, stride, padding, output_padding, groups
         batched = list(input.shape) if input.ndim == spatial + 2 else [1] + list(input.shape)
         raise RuntimeError(f"Given transposed=1, weight of size {list(weight.shape)}, expected input{batched} to have "
                            f"{weight.shape[0]} channels, but got {channels} channels instead")
+    check_weight_dtype(input, weight, bias)
     unbatched = input.ndim == spatial + 1
     if unbatched:
         input = input.unsqueeze(0)
@@ -314,7 +314,8 @@ def adaptive_max_pool3d_with_indices(input: Tensor, output_size, return_indices:
 
 def adaptive_max_pool1d(input: Tensor, output_size, return_indices: bool = False):
     if input.ndim not in (2, 3):
-        raise RuntimeError(f"adaptive_max_pool1d(): Expected 2D or 3D tensor, but got: {list(input.shape)}")
+        raise RuntimeError(f"Expected 2 to 3 dimensions, but got {input.ndim}-dimensional tensor for argument #1 "
+                           "'self' (while checking arguments for adaptive_max_pool1d)")
     size = output_size[0] if isinstance(output_size, (tuple, list)) else output_size
     values, indices = _adaptive_max_pool(input.unsqueeze(-2), (1, size), True, 2)
     values, indices = values.squeeze(-2), indices.squeeze(-2)

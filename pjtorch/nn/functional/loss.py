@@ -12,7 +12,7 @@ from ...ops import nn as nn_ops
 from ...ops.pointwise import broadcast_shapes
 from ...tensor import dtypes, functions
 from ...tensor.tensor import Tensor
-from .._utils import legacy_reduction, static
+from .._utils import legacy_reduction, scalar_name, static
 
 _REDUCTIONS = ("none", "mean", "sum")
 
@@ -36,6 +36,8 @@ def _warn_if_broadcast(input: Tensor, target: Tensor) -> None:
 def mse_loss(input: Tensor, target: Tensor, size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
     reduction = _reduction(size_average, reduce, reduction)
     _warn_if_broadcast(input, target)
+    if max(input.dtype.category, target.dtype.category) < dtypes.FLOATING:
+        raise NotImplementedError(f"\"mse_cpu\" not implemented for '{scalar_name(input.dtype)}'")
     input, target = cast_inputs("mse_loss", input, target)
     return dispatch.apply(nn_ops.MSE_LOSS, (input, target), static(reduction=reduction))
 
@@ -73,16 +75,30 @@ def _no_grad_argument(function: str, name: str, tensor: Tensor | None) -> None:
 
 
 def _check_class_target(input: Tensor, target: Tensor, ignore_index: int, weight: Tensor | None = None) -> None:
-    """PyTorch's nll_loss checks: Long or Byte targets, matching batch size, classes in range (on CPU)."""
+    """PyTorch's nll_loss checks, in its order: batch sizes, the target's shape, Long or Byte targets, one weight per
+    class of the input's dtype, classes in range (on CPU)."""
+    if input.ndim == 1 and target.ndim == 1 and target.shape[0] != 1:
+        raise ValueError(f"For 1D input, 1D target must have size 1, but got target size: {target.shape[0]}")
+    if input.ndim > 1 and input.shape[0] != (target.shape[0] if target.ndim else 0):
+        raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target batch_size "
+                         f"({target.shape[0] if target.ndim else 0}).")
+    classes = input.shape[1 if input.ndim > 1 else 0]
+    if input.ndim <= 2 and target.ndim > 1:
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    expected = [input.shape[0], *input.shape[2:]]
+    if input.ndim > 2 and list(target.shape) != expected:
+        raise RuntimeError(f"Expected target size {expected}, got {list(target.shape)}")
     if target.dtype not in (dtypes.int64, dtypes.uint8):
         raise RuntimeError(f"expected target dtype to be Long or Byte, but got {dtypes.LEGACY_NAMES[target.dtype][:-6]}")
+    if weight is not None and (weight.numel() != classes or (input.ndim <= 2 and weight.ndim != 1)):
+        raise RuntimeError("weight tensor should be defined either for all or no classes" if input.ndim > 2 else
+                           f"weight tensor should be defined either for all {classes} classes or no classes but got "
+                           f"weight tensor of shape: {list(weight.shape)}")
+    if weight is not None and weight.dtype is not input.dtype:
+        raise RuntimeError(f"expected scalar type {scalar_name(input.dtype)} but found {scalar_name(weight.dtype)}")
     _no_grad_argument("nll_loss2d_forward" if input.ndim > 2 else "nll_loss_forward", "weight", weight)
-    if input.ndim > 1 and input.shape[0] != (target.shape[0] if target.ndim else 1):
-        raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target batch_size "
-                         f"({target.shape[0] if target.ndim else 1}).")
     if target.device.type == "cpu" and target.numel():
         values = np.asarray(target._value())
-        classes = input.shape[1 if input.ndim > 1 else 0]
         bad = values[(values != ignore_index) & ((values < 0) | (values >= classes))]
         if bad.size:
             raise IndexError(f"Target {bad.reshape(-1)[0]} is out of bounds.")
@@ -93,6 +109,8 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_a
     reduction = _reduction(size_average, reduce, reduction)
     _check_class_target(input, target, ignore_index, weight)
     input, weight = cast_inputs("nll_loss", input, weight)
+    if input.ndim == 1 and target.ndim == 1:  # an unbatched input's one target may come as a 1-element vector
+        target = target.reshape(())
     target_shape = target.shape
     if input.ndim == 3 or input.ndim > 4:  # PyTorch's nll_loss2d takes them viewed as 4-D
         spatial = math.prod(input.shape[2:])
@@ -130,6 +148,8 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = 
     if target.shape != input.shape:
         raise ValueError(f"Using a target size ({target.shape}) that is different to the input size "
                          f"({input.shape}) is deprecated. Please ensure they have the same size.")
+    if target.dtype is not input.dtype:
+        raise RuntimeError(f"Found dtype {scalar_name(target.dtype)} but expected {scalar_name(input.dtype)}")
     if input.device.type == "cpu" and input.numel():
         values = np.asarray(input._value(), np.float64)
         if not ((values >= 0) & (values <= 1)).all():
@@ -146,6 +166,9 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight: Tens
     reduction = _reduction(size_average, reduce, reduction)
     if target.shape != input.shape:
         raise ValueError(f"Target size ({target.shape}) must be the same as input size ({input.shape})")
+    if input.is_floating_point() and not target.is_floating_point():
+        raise RuntimeError(f"result type {scalar_name(input.dtype)} can't be cast to the desired output type "
+                           f"{scalar_name(target.dtype)}")
     _no_grad_argument("binary_cross_entropy_with_logits", "weight", weight)
     _no_grad_argument("binary_cross_entropy_with_logits", "pos_weight", pos_weight)
     input, target, weight, pos_weight = cast_inputs("binary_cross_entropy_with_logits", input, target, weight,

@@ -8,9 +8,11 @@ import warnings
 
 import numpy as np
 
+from ... import dispatch
+from ...ops import nn as nn_ops
 from ...tensor import dtypes, factories, functions, random
 from ...tensor.tensor import Tensor
-from .._utils import ntuple
+from .._utils import ntuple, static
 from . import activation, extra, pooling
 from .dropout import _check_probability, _feature_dropout
 from .loss import _reduction
@@ -37,6 +39,10 @@ def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None
     if input1.shape[:-1] != input2.shape[:-1]:
         raise RuntimeError(f"bilinear(): input batch dimensions do not match: got {list(input1.shape[:-1])} and "
                            f"{list(input2.shape[:-1])}")
+    named = {"input1": input1, "input2": input2, "weight": weight, "bias": bias}
+    if len({t.dtype for t in named.values() if t is not None}) > 1:
+        got = ", ".join(f"{name}: {functions._c_type_name(t.dtype)}" for name, t in named.items() if t is not None)
+        raise RuntimeError(f"All tensors must have the same dtype, got {got}")
     lead = tuple(input1.shape[:-1])
     flat1, flat2 = input1.reshape(-1, input1.shape[-1]), input2.reshape(-1, input2.shape[-1])
     out = functions.einsum("bi,oij,bj->bo", flat1, weight, flat2).reshape(*lead, weight.shape[0])
@@ -153,14 +159,9 @@ def multilabel_margin_loss(input: Tensor, target: Tensor, size_average=None, red
     if input.ndim > 2 or tuple(target.shape) != tuple(input.shape):
         raise RuntimeError(f"inconsistent target size: {list(target.shape)} for input of size: "
                            f"{list(input.shape)}")
-    classes = input.shape[-1] if input.ndim else 1
-    rows = input.reshape(-1, classes)
-    mask = factories.tensor(_target_mask(target, classes), dtype=input.dtype, device=input.device)
-    margins = (1 - rows.unsqueeze(-1) + rows.unsqueeze(-2)).clamp_min(0)
-    pairs = mask.unsqueeze(-1) * (1 - mask).unsqueeze(-2)
-    loss = (margins * pairs).sum((-2, -1)) / classes
-    loss = loss.reshape(input.shape[:-1]) if input.ndim else loss.reshape(())
-    return _reduce(loss, reduction)
+    mask = factories.tensor(_target_mask(target, input.shape[-1] if input.ndim else 1), dtype=input.dtype,
+                            device=input.device)
+    return dispatch.apply(nn_ops.MULTILABEL_MARGIN_LOSS, (input, mask), static(reduction=reduction))
 
 
 def triplet_margin_with_distance_loss(anchor: Tensor, positive: Tensor, negative: Tensor, *,
@@ -207,8 +208,6 @@ def feature_alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False,
 
 
 def dropout3d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
-    if input.ndim not in (4, 5):
-        raise RuntimeError(f"dropout3d: Expected 4D or 5D input, but got {input.ndim}D input")
     return _feature_dropout(input, p, training, inplace, 3)
 
 

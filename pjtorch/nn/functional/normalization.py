@@ -7,8 +7,9 @@ from ... import dispatch
 from ...amp.autocast_mode import cast_inputs
 from ...autograd import grad_mode
 from ...ops import nn as nn_ops
+from ...tensor import dtypes
 from ...tensor.tensor import Tensor
-from .._utils import static
+from .._utils import scalar_name, static
 
 
 def _int_tuple(function: str, name: str, position: int, value) -> tuple:
@@ -26,10 +27,28 @@ def _affine_operands(weight: Tensor | None, bias: Tensor | None) -> tuple:
     return tuple(t for t in (weight, bias) if t is not None)
 
 
+def check_mixed_dtypes(input: Tensor, *tensors: Tensor | None) -> None:
+    """PyTorch's CPU norm kernels take float32 parameters beside a half or bfloat16 input, and nothing else mixed."""
+    kinds = {t.dtype for t in tensors if t is not None} - {input.dtype}
+    if not kinds or (kinds == {dtypes.float32} and input.dtype in (dtypes.float16, dtypes.bfloat16)):
+        return
+    if input.dtype in (dtypes.float32, dtypes.float16, dtypes.bfloat16):
+        raise RuntimeError("mixed dtype (CPU): expect parameter to have scalar type of Float")
+    raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
+
+
 def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor | None, weight: Tensor | None = None,
                bias: Tensor | None = None, training: bool = False, momentum: float = 0.1,
                eps: float = 1e-5) -> Tensor:
     """Training normalises with batch statistics and folds them into the running ones (momentum 0.1 by default)."""
+    channels = input.shape[1] if input.ndim > 1 else 0
+    for name, tensor in (("running_mean", running_mean), ("running_var", running_var), ("weight", weight),
+                         ("bias", bias)):
+        if tensor is not None and tensor.numel() != channels:
+            raise RuntimeError(f"{name} should contain {channels} elements not {tensor.numel()}")
+    if not input.is_floating_point():
+        raise NotImplementedError(f"\"batch_norm\" not implemented for '{scalar_name(input.dtype)}'")
+    check_mixed_dtypes(input, running_mean, running_var, weight, bias)
     flags = static(eps=eps, has_weight=weight is not None, has_bias=bias is not None)
     affine = _affine_operands(weight, bias)
     if training:
@@ -54,6 +73,11 @@ def layer_norm(input: Tensor, normalized_shape, weight: Tensor | None = None, bi
         expected = ", ".join(map(str, shape))
         raise RuntimeError(f"Given normalized_shape={list(shape)}, expected input with shape [*, {expected}], but got "
                            f"input of size{list(input.shape)}")
+    for name, tensor in (("weight", weight), ("bias", bias)):
+        if tensor is not None and tuple(tensor.shape) != shape:
+            raise RuntimeError(f"Expected {name} to be of same shape as normalized_shape, but got {name} of shape "
+                               f"{list(tensor.shape)} and normalized_shape = {list(shape)}")
+    check_mixed_dtypes(input, weight, bias)
     (input,) = cast_inputs("layer_norm", input)
     axes = tuple(range(input.ndim - len(shape), input.ndim))
     return dispatch.apply(nn_ops.LAYER_NORM, (input, *_affine_operands(weight, bias)),

@@ -20,9 +20,60 @@ def _window_args(spatial: int, kernel_size, stride, padding, dilation=1) -> tupl
     return kernel, stride, ntuple(spatial, padding), ntuple(spatial, dilation)
 
 
+_BATCH_MODE = "non-empty {low}D or {high}D (batch mode) tensor expected for input"
+_DIMENSIONS = "Expected 2 to 3 dimensions, but got {ndim}-dimensional tensor for argument #1 'self' (while checking " \
+              "arguments for {name})"
+_WRONG_DIMS = {
+    "max_pool1d": "max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 dim batch size for input, "
+                  "but got:{shape}",
+    "max_pool2d": _BATCH_MODE, "max_pool3d": _BATCH_MODE, "avg_pool3d": _BATCH_MODE,
+    "avg_pool1d": _DIMENSIONS, "adaptive_avg_pool1d": _DIMENSIONS,
+    "avg_pool2d": "Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, but got:{shape}",
+    "adaptive_avg_pool2d": "adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got {shape}",
+    "adaptive_avg_pool3d": "adaptive_avg_pool3d(): Expected 4D or 5D tensor, but got {shape}",
+}
+
+
 def _check_input(name: str, input: Tensor, spatial: int) -> None:
-    if input.ndim not in (spatial + 1, spatial + 2):
-        raise RuntimeError(f"{name}: Expected {spatial + 1}D or {spatial + 2}D tensor, but got {input.ndim}D")
+    """PyTorch's pooling kernels each word a wrong input rank their own way; avg_pool2d reads the channel dim
+    before it checks, so a short input fails on that index."""
+    if input.ndim in (spatial + 1, spatial + 2):
+        return
+    if name == "avg_pool2d" and input.ndim < 3:
+        n = max(input.ndim, 1)
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got -3)")
+    raise RuntimeError(_WRONG_DIMS[name].format(low=spatial + 1, high=spatial + 2, ndim=input.ndim, name=name,
+                                                shape=list(input.shape)))
+
+
+def _check_max_pool1d(kernel: int, stride: int, padding: int, dilation: int) -> None:
+    """max_pool1d has its own kernel in PyTorch, with its own wording."""
+    for name, value, minimum, wanted in (("kernel_size", kernel, 1, "greater than zero"),
+                                         ("stride", stride, 1, "greater than zero"),
+                                         ("padding", padding, 0, "non-negative"),
+                                         ("dilation", dilation, 1, "greater than zero")):
+        if value < minimum:
+            raise RuntimeError(f"max_pool1d() {name} must be {wanted}, but got {value}")
+    if padding * 2 > kernel:
+        raise RuntimeError(f"max_pool1d() padding should be at most half of kernel size, but got padding={padding} "
+                           f"and kernel_size={kernel}")
+
+
+def _output_sizes(name: str, input: Tensor, kernel: tuple, stride: tuple, padding: tuple, dilation: tuple,
+                  ceil_mode: bool) -> list:
+    """Each spatial dim's output length; none may be empty. avg_pool1d runs as avg_pool2d over (C, 1, L) in
+    PyTorch, which its message shows."""
+    sizes = list(input.shape[-len(kernel):])
+    outs = [nn_ops.pool_output_size(*args, ceil_mode) for args in zip(sizes, kernel, stride, padding, dilation)]
+    if min(outs) < 1:
+        if name == "max_pool1d":
+            raise RuntimeError(f"max_pool1d() Invalid computed output size: {min(outs)}")
+        middle = [1] if name == "avg_pool1d" else []
+        channels = input.shape[-len(kernel) - 1]
+        given, calculated = ("x".join(map(str, [channels] + middle + dims)) for dims in (sizes, outs))
+        raise RuntimeError(f"Given input size: ({given}). Calculated output size: ({calculated}). Output size is too "
+                           "small")
+    return outs
 
 
 def _max_pool(input: Tensor, spatial: int, kernel_size, stride, padding, dilation, ceil_mode: bool,
@@ -30,14 +81,17 @@ def _max_pool(input: Tensor, spatial: int, kernel_size, stride, padding, dilatio
     kernel, stride, padding, dilation = _window_args(spatial, kernel_size, stride, padding, dilation)
     _check_input(f"max_pool{spatial}d", input, spatial)
     (input,) = cast_inputs(f"max_pool{spatial}d", input)
+    if spatial == 1:
+        _check_max_pool1d(kernel[0], stride[0], padding[0], dilation[0])
+    if 0 in stride:
+        raise RuntimeError("stride should not be zero")
     for k, p, d in zip(kernel, padding, dilation):
         if p * 2 > (k - 1) * d + 1:
             raise RuntimeError(f"pad should be at most half of effective kernel size, but got pad={p}, "
                                f"kernel_size={k} and dilation={d}")
-    pads = []
-    for size, k, s, p, d in zip(input.shape[-spatial:], kernel, stride, padding, dilation):
-        out = nn_ops.pool_output_size(size, k, s, p, d, ceil_mode)
-        pads.append((p, max(0, (out - 1) * s + d * (k - 1) + 1 - size - p)))
+    outs = _output_sizes(f"max_pool{spatial}d", input, kernel, stride, padding, dilation, ceil_mode)
+    pads = [(p, max(0, (out - 1) * s + d * (k - 1) + 1 - size - p))
+            for out, size, k, s, p, d in zip(outs, input.shape[-spatial:], kernel, stride, padding, dilation)]
     table = nn_ops.MAX_POOL_WITH_INDICES if return_indices else nn_ops.MAX_POOL
     return dispatch.apply(table[spatial], (input,), static(kernel_size=kernel, stride=stride, padding=tuple(pads),
                                                            dilation=dilation))
@@ -63,16 +117,20 @@ def _avg_pool(input: Tensor, spatial: int, kernel_size, stride, padding, ceil_mo
     kernel, stride, padding, _ = _window_args(spatial, kernel_size, stride, padding)
     _check_input(f"avg_pool{spatial}d", input, spatial)
     (input,) = cast_inputs(f"avg_pool{spatial}d", input)
+    if 0 in stride:
+        raise RuntimeError("stride should not be zero")
     for k, p in zip(kernel, padding):
         if p * 2 > k:
             raise RuntimeError(f"pad should be at most half of effective kernel size, but got pad={p}, "
                                f"kernel_size={k} and dilation=1")
     if divisor_override is not None and divisor_override == 0:
         raise RuntimeError("divisor must be not zero")
-    extra = []
-    for size, k, s, p in zip(input.shape[-spatial:], kernel, stride, padding):
-        out = nn_ops.pool_output_size(size, k, s, p, 1, ceil_mode)
-        extra.append(max(0, (out - 1) * s + k - size - 2 * p))
+    if spatial == 3 and any(size < k for size, k in zip(input.shape[-3:], kernel)):
+        raise RuntimeError("input image (T: {} H: {} W: {}) smaller than kernel size (kT: {} kH: {} kW: {})".format(
+            *input.shape[-3:], *kernel))
+    outs = _output_sizes(f"avg_pool{spatial}d", input, kernel, stride, padding, (1,) * spatial, ceil_mode)
+    extra = [max(0, (out - 1) * s + k - size - 2 * p)
+             for out, size, k, s, p in zip(outs, input.shape[-spatial:], kernel, stride, padding)]
     return dispatch.apply(nn_ops.AVG_POOL[spatial], (input,), static(
         kernel_size=kernel, stride=stride, padding=padding, ceil_padding=tuple(extra),
         count_include_pad=count_include_pad, divisor_override=divisor_override))

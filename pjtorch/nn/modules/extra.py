@@ -118,7 +118,7 @@ class GroupNorm(Module):
                  device=None, dtype=None) -> None:
         super().__init__()
         if num_channels % num_groups != 0:
-            raise ValueError("num_channels must be divisible by num_groups")
+            raise ValueError(f"num_channels ({num_channels}) must be divisible by num_groups ({num_groups})")
         self.num_groups, self.num_channels, self.eps, self.affine = num_groups, num_channels, eps, affine
         affine_parameters(self, num_channels, affine, bias, device, dtype)
         self.reset_parameters()
@@ -297,17 +297,29 @@ class _ConvTransposeNd(_ConvNd):
         self.reset_parameters()
 
     def forward(self, input: Tensor, output_size=None) -> Tensor:
-        output_padding = self.output_padding
-        if output_size is not None:
-            output_size = list(output_size)[-self._spatial:]
-            spatial = input.shape[input.ndim - self._spatial:]
-            output_padding = tuple(
-                size - ((n - 1) * s - 2 * p + d * (k - 1) + 1)
-                for size, n, s, p, d, k in zip(output_size, spatial, self.stride, self.padding, self.dilation,
-                                               self.kernel_size))
+        output_padding = self.output_padding if output_size is None else self._output_padding(input, output_size)
         function = {1: F.conv_transpose1d, 2: F.conv_transpose2d, 3: F.conv_transpose3d}[self._spatial]
         return function(input, self.weight, self.bias, self.stride, self.padding, output_padding, self.groups,
                         self.dilation)
+
+    def _output_padding(self, input: Tensor, output_size) -> tuple:
+        """The output_padding that reaches `output_size` (spatial sizes, or with the leading dims), checked to lie
+        within the stride's reach as PyTorch checks it."""
+        n = self._spatial
+        leading = 2 if input.ndim == n + 2 else 1
+        output_size = list(output_size)
+        if len(output_size) == leading + n:
+            output_size = output_size[leading:]
+        if len(output_size) != n:
+            raise ValueError(f"ConvTranspose{n}D: for {input.ndim}D input, output_size must have {n} or {leading + n} "
+                             f"elements (got {len(output_size)})")
+        smallest = [(size - 1) * s - 2 * p + d * (k - 1) + 1 for size, s, p, d, k in
+                    zip(input.shape[leading:], self.stride, self.padding, self.dilation, self.kernel_size)]
+        largest = [low + s - 1 for low, s in zip(smallest, self.stride)]
+        if any(not low <= size <= high for size, low, high in zip(output_size, smallest, largest)):
+            raise ValueError(f"requested an output size of {output_size}, but valid sizes range from {smallest} to "
+                             f"{largest} (for an input of {input.shape[2:]})")
+        return tuple(size - low for size, low in zip(output_size, smallest))
 
     def extra_repr(self) -> str:
         text = f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, stride={self.stride}"

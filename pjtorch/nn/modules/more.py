@@ -4,6 +4,8 @@ distance-triplet losses, with PyTorch's reprs and initialisation."""
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
+from collections.abc import Mapping
 
 from ...tensor import dtypes, factories
 from ...tensor.tensor import Tensor
@@ -180,7 +182,12 @@ class ParameterDict(Module):
         return value
 
     def update(self, parameters) -> None:
-        pairs = parameters.items() if hasattr(parameters, "items") else parameters
+        """A plain mapping's keys go in sorted (its order is not trusted), ordered ones keep their order."""
+        pairs = parameters
+        if isinstance(parameters, (OrderedDict, ParameterDict)):
+            pairs = parameters.items()
+        elif isinstance(parameters, Mapping):
+            pairs = sorted(parameters.items())
         for key, value in pairs:
             self[key] = value
 

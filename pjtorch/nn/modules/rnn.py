@@ -10,7 +10,8 @@ import math
 import numbers
 import warnings
 
-from ...tensor import factories
+from ...amp import autocast_mode
+from ...tensor import dtypes, factories
 from ...tensor.tensor import Tensor
 from .. import functional as F, init
 from ..parameter import Parameter
@@ -174,6 +175,7 @@ class RNNBase(Module):
         hx = _batch_hidden(hx, batched)
         if not batched:
             input = input.unsqueeze(batch_dim)
+        self._check_dtype(input)
         if input.shape[-1] != self.input_size:
             raise RuntimeError(f"input.size(-1) must be equal to input_size. Expected {self.input_size}, got "
                                f"{input.shape[-1]}")
@@ -189,6 +191,19 @@ class RNNBase(Module):
             hidden = tuple(h.squeeze(1) for h in hidden) if isinstance(hidden, tuple) else hidden.squeeze(1)
         return output, hidden
 
+    def _check_dtype(self, input: Tensor) -> None:
+        """The input's dtype must be the weights'; PyTorch's CPU kernel also warns, once per process, that a float32
+        LSTM with projections cannot use oneDNN."""
+        weight = self.weight_ih_l0.dtype
+        if input.dtype is not weight and not autocast_mode.STATE.dtypes:
+            raise ValueError(f"RNN input dtype ({input.dtype}) does not match weight dtype ({weight}). Convert input: "
+                             f"input.to({weight}), or convert model: model.to({input.dtype})")
+        if self.mode == "LSTM" and self.proj_size and input.dtype is dtypes.float32 and not _WARNED_PROJECTIONS:
+            _WARNED_PROJECTIONS.append(True)
+            warnings.warn("LSTM with projections is not supported with oneDNN. Using default implementation. "
+                          "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/RNN.cpp:1512.)",
+                          UserWarning, stacklevel=4)
+
     def _stack_finals(self, finals: list):
         from ...tensor import functions
         if self.mode == "LSTM":
@@ -201,6 +216,7 @@ class RNNBase(Module):
         if hx is not None and packed.sorted_indices is not None:
             hx = tuple(h.index_select(1, packed.sorted_indices) for h in hx) if isinstance(hx, tuple) else \
                 hx.index_select(1, packed.sorted_indices)
+        self._check_dtype(padded)
         if padded.shape[-1] != self.input_size:
             raise RuntimeError(f"input.size(-1) must be equal to input_size. Expected {self.input_size}, got "
                                f"{padded.shape[-1]}")
@@ -214,6 +230,9 @@ class RNNBase(Module):
             hidden = tuple(h.index_select(1, packed.unsorted_indices) for h in hidden) \
                 if isinstance(hidden, tuple) else hidden.index_select(1, packed.unsorted_indices)
         return output, hidden
+
+
+_WARNED_PROJECTIONS: list = []
 
 
 def _check_rnn_arguments(hidden_size, num_layers, dropout, proj_size) -> None:

@@ -120,8 +120,9 @@ def pad_sequence(sequences, batch_first: bool = False, padding_value: float = 0.
 
 
 def unpad_sequence(padded_sequences: Tensor, lengths: Tensor, batch_first: bool = False) -> list:
+    """PyTorch transposes a time-first input in place, so the caller's tensor is left batch-first."""
     if not batch_first:
-        padded_sequences = padded_sequences.transpose(0, 1)
+        padded_sequences.transpose_(0, 1)
     return [seq[:length] for seq, length in zip(padded_sequences, _lengths_list(lengths))]
 
 
