@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import pjtorch
-from tests.tensor_oracle import reference, same_output
+from tests.tensor_oracle import _printed, reference, same_output
 
 
 def draws(lib, seed: int, calls) -> list:
@@ -183,3 +183,41 @@ print(torch.random.initial_seed(), torch.random.default_generator is torch.defau
 torch.random.manual_seed(3)
 print(torch.randn(2))
 """)
+
+
+@pytest.mark.parametrize("dtype", ["int64", "int32", "int16", "uint8", "bool", "float32", "float64"])
+def test_random_in_place_spans_the_dtype_as_pytorch(dtype):
+    assert_same_draws(29, [lambda m: m.empty(6, dtype=getattr(m, dtype)).random_(),
+                           lambda m: m.empty(4, dtype=getattr(m, dtype)).random_(2),
+                           lambda m: m.empty(3, dtype=getattr(m, dtype)).random_(0, 2)])
+
+
+def test_in_place_samplers_are_pytorchs():
+    assert_same_draws(31, [lambda m: m.zeros(10).bernoulli_(0.3), lambda m: m.zeros(2, 5).bernoulli_(m.full((5,), 0.7)),
+                           lambda m: m.empty(5).exponential_(), lambda m: m.empty(5, dtype=m.float64).exponential_(2.0),
+                           lambda m: m.empty(4).cauchy_(1.0, 2.0), lambda m: m.empty(6).geometric_(0.3),
+                           lambda m: m.empty(5).log_normal_(), lambda m: m.empty(5).log_normal_(mean=0.5, std=0.1),
+                           lambda m: m.rand(2)], exact=False)
+
+
+def test_dropout_masks_are_pytorchs():
+    assert_same_draws(37, [lambda m: m.nn.functional.dropout(m.ones(12), 0.5), lambda m: m.nn.Dropout(0.3)(m.ones(3, 4)),
+                           lambda m: m.nn.functional.dropout2d(m.ones(2, 3, 2, 2), 0.5),
+                           lambda m: m.nn.functional.alpha_dropout(m.ones(8), 0.2, training=True),
+                           lambda m: m.nn.functional.dropout(m.ones(4), 1.0), lambda m: m.rand(2)])
+
+
+def test_data_loader_shuffles_and_random_split_follow_pytorchs_stream():
+    """Worker processes make PyTorch warn about fork() in a process running JAX's threads: warnings are left out."""
+    program = """
+torch.manual_seed(0)
+data = torch.utils.data.TensorDataset(torch.arange(10))
+for epoch in range(2):
+    print([batch[0].tolist() for batch in torch.utils.data.DataLoader(data, batch_size=4, shuffle=True)])
+print([batch[0].tolist() for batch in torch.utils.data.DataLoader(data, batch_size=3, shuffle=True, num_workers=2)])
+print([list(part.indices) for part in torch.utils.data.random_split(range(10), [3, 7])])
+print([list(part.indices) for part in torch.utils.data.random_split(range(10), [0.3, 0.7])])
+print(torch.rand(2))
+"""
+    ours, theirs = (_printed(lib, program).split("warning:")[0] for lib in (pjtorch, reference()))
+    assert ours == theirs

@@ -11,7 +11,7 @@ import numpy as np
 from .. import dispatch
 from ..autograd.graph import node_class
 from ..ops import pointwise, strided
-from . import dtypes, extra_functions, factories, functions, indexing, legacy, random, views
+from . import dtypes, extra_functions, factories, functions, indexing, legacy, random, rng, views
 from .storage import Storage
 from .functions import BINARY_FUNCTIONS, UNARY_FUNCTIONS, as_operand
 from .tensor import Tensor
@@ -247,37 +247,27 @@ def _random_range_end(dtype) -> int:
     if dtype is dtypes.bool:
         return 2
     if dtype.category == dtypes.INTEGER:
-        return int(np.iinfo(dtype.jax).max)
+        return int(np.iinfo(dtype.jax).max) + 1
     return 2 ** (jnp.finfo(dtype.jax).nmant + 1) + 1
 
 
 def _bernoulli_(self, p=0.5, *, generator=None):
-    drawn = (random.rand(self.shape, device=self.device, generator=generator) < p).to(self.dtype)
-    return self.copy_(drawn)
+    """Each element 1 with probability p: a number, or a tensor of them broadcast to self."""
+    if isinstance(p, Tensor):
+        return self.copy_(random.bernoulli(p.expand(self.shape), generator=generator))
+    return self.copy_(random.bernoulli(self, float(p), generator=generator))
 
 
-def _uniform_draws(self, generator):
-    return random.rand(self.shape, device=self.device, generator=generator, dtype=self.dtype)
+def _in_place_sampler(sampler):
+    """`t.exponential_(...)` and friends: t's values become the sampler's draws."""
+    def method(self, *params, generator=None, **named):
+        return self.copy_(random.draws_like(self, sampler, *params, generator=generator, **named))
+
+    return method
 
 
-def _log_normal_(self, mean=1.0, std=2.0, *, generator=None):
-    drawn = random.randn(self.shape, device=self.device, generator=generator, dtype=self.dtype)
-    return self.copy_((drawn * std + mean).exp())
-
-
-def _cauchy_(self, median=0.0, sigma=1.0, *, generator=None):
-    return self.copy_(((_uniform_draws(self, generator) - 0.5) * np.pi).tan() * sigma + median)
-
-
-def _geometric_(self, p, *, generator=None):
-    """The number of Bernoulli(p) trials up to the first success."""
-    trials = ((1 - _uniform_draws(self, generator)).log() / np.log1p(-p)).ceil().clamp(min=1)
-    return self.copy_(trials)
-
-
-def _exponential_(self, lambd=1.0, *, generator=None):
-    uniform = random.rand(self.shape, device=self.device, generator=generator, dtype=self.dtype)
-    return self.copy_(-(1 - uniform).log() / lambd)
+_exponential_, _cauchy_ = _in_place_sampler(rng.exponential), _in_place_sampler(rng.cauchy)
+_geometric_, _log_normal_ = _in_place_sampler(rng.geometric), _in_place_sampler(rng.log_normal)
 
 
 def _set_part(part):

@@ -21,7 +21,8 @@ def _mask_kind(mask: Tensor | None) -> str | None:
 
 
 def _dropout_draw(shape: tuple, like: Tensor) -> Tensor:
-    return random.sample("uniform", shape, like.dtype, like.device, None)
+    """The 53-bit draws of PyTorch's dropout mask (kept where below 1 - p)."""
+    return random.sample("uniform", shape, dtypes.float64, like.device, None)
 
 
 def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn_mask: Tensor | None = None,

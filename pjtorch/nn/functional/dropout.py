@@ -1,11 +1,11 @@
-"""Dropout: a uniform draw from the generator, then one op that masks and rescales."""
+"""Dropout: PyTorch's draws from the generator, then one op that masks and rescales."""
 from __future__ import annotations
 
 import warnings
 
 from ... import dispatch
 from ...ops import nn as nn_ops
-from ...tensor import random
+from ...tensor import dtypes, random
 from ...tensor.tensor import Tensor
 from .._utils import scalar_name, static
 
@@ -64,7 +64,11 @@ def dropout2d(input: Tensor, p: float = 0.5, training: bool = True, inplace: boo
 
 
 def _masked(input: Tensor, mask_shape: tuple, p: float, inplace: bool) -> Tensor:
-    uniform = random.sample("uniform", tuple(mask_shape), input.dtype, input.device, None)
+    """PyTorch's mask is bernoulli_(1 - p): a 53-bit draw per element (or channel) below 1 - p keeps it. At p == 1
+    it draws nothing and zeroes the input."""
+    if p == 1:
+        return input.mul_(0.0) if inplace else input * 0.0
+    uniform = random.sample("uniform", tuple(mask_shape), dtypes.float64, input.device, None)
     if inplace:
         return dispatch.apply_inplace(nn_ops.DROPOUT, input, (uniform,), static(p=float(p)))
     return dispatch.apply(nn_ops.DROPOUT, (input, uniform), static(p=float(p)))

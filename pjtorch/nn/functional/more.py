@@ -193,7 +193,7 @@ def _alpha_dropout(input: Tensor, p: float, training: bool, mask_shape: tuple) -
         return input
     if p == 1:
         return input * 0
-    keep = (random.sample("uniform", mask_shape, input.dtype, input.device, None) >= p).to(input.dtype)
+    keep = (random.sample("uniform", mask_shape, dtypes.float64, input.device, None) < 1 - p).to(input.dtype)
     a = ((1 - p) * (1 + p * _SELU_ALPHA_PRIME ** 2)) ** -0.5
     b = -a * _SELU_ALPHA_PRIME * p
     return (input * keep + _SELU_ALPHA_PRIME * (1 - keep)) * a + b

@@ -80,6 +80,8 @@ class DataLoader:
 
     def __iter__(self) -> Iterator:
         self._warn_about_pinning()
+        if self._persistent is None:  # a new iterator, which in PyTorch draws its workers' base seed first
+            self._base_seed = int(factories.empty((), dtype=dtypes.int64).random_(generator=self.generator).item())
         if self.num_workers:
             return self._iterate_workers(self._workers())
         if self._iterable:
@@ -125,8 +127,7 @@ class DataLoader:
         """This epoch's emulated workers: new ones each epoch, or the same ones with persistent_workers."""
         if self._persistent is not None:
             return self._persistent
-        base_seed = random.randint(0, 2 ** 63 - 1, (), dtype=dtypes.int64, generator=self.generator).item()
-        workers = [_Worker(self, worker_id, base_seed) for worker_id in range(self.num_workers)]
+        workers = [_Worker(self, worker_id, self._base_seed) for worker_id in range(self.num_workers)]
         if self.persistent_workers:
             self._persistent = workers
         return workers

@@ -24,7 +24,7 @@ class SequentialSampler(Sampler):
 
 def _fresh_generator() -> random.Generator:
     """PyTorch seeds an unseeded sampler's generator from the default one, once per epoch."""
-    seed = int(random.randint(0, 2 ** 62, (), dtype=dtypes.int64).item())
+    seed = int(factories.empty((), dtype=dtypes.int64).random_().item())
     return random.Generator().manual_seed(seed)
 
 
