@@ -221,3 +221,19 @@ print(torch.rand(2))
 """
     ours, theirs = (_printed(lib, program).split("warning:")[0] for lib in (pjtorch, reference()))
     assert ours == theirs
+
+
+def test_rrelu_draws_slopes_for_non_positive_elements_as_pytorch():
+    same_output("""
+torch.manual_seed(5)
+x = torch.tensor([[1.0, -2.0, 3.0], [-4.0, -0.5, 0.0]], requires_grad=True)
+y = torch.nn.functional.rrelu(x, 0.1, 0.3, training=True)
+print(y, type(y.grad_fn).__name__)
+y.sum().backward()
+print(x.grad)
+module = torch.nn.RReLU()
+print(module(torch.linspace(-1, 1, 5, dtype=torch.float64)))
+z = torch.linspace(-1, 1, 5)
+torch.nn.functional.rrelu_(z, training=True)
+print(z, torch.nn.functional.rrelu(torch.linspace(-1, 1, 5)), torch.rand(2))
+""")

@@ -243,10 +243,9 @@ def _dropout(x, uniform, p):
     return x * keep * jnp.asarray(scale, x.dtype)
 
 
-def _rrelu_train(x, uniform, lower, upper):
-    """Each non-positive element times its own slope drawn from U(lower, upper)."""
-    slope = lower + (upper - lower) * uniform
-    return jnp.where(x > 0, x, x * slope)
+def _rrelu_train(x, slope):
+    """Each non-positive element times its own (float64) slope, the product rounded once, as PyTorch's kernel."""
+    return jnp.where(x > 0, x, (x.astype(slope.dtype) * slope).astype(x.dtype))
 
 
 def _pad(x, pad_width, mode, value):

@@ -3,13 +3,14 @@ from __future__ import annotations
 
 import warnings
 
+import numpy as np
+
 from ...amp.autocast_mode import cast_inputs
 from ... import dispatch
 from ...ops import nn as nn_ops
-from ...tensor import functions, random
+from ...tensor import dtypes, factories, functions, random
 from ...tensor.functions import UNARY_FUNCTIONS as _UNARY
 from ...tensor.tensor import Tensor
-from .._utils import static
 
 
 def _apply(name: str, input: Tensor, inplace: bool = False, **options) -> Tensor:
@@ -127,13 +128,17 @@ def threshold_(input: Tensor, threshold: float, value: float) -> Tensor:
 
 def rrelu(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False,
           inplace: bool = False) -> Tensor:
-    """Training draws each negative element's slope from U(lower, upper); evaluation uses their mean."""
+    """Training draws a slope from U(lower, upper) for each non-positive element (in order, as PyTorch's kernel
+    does: 53-bit draws between the bounds rounded to the input's dtype); evaluation uses their mean."""
     if training:
-        uniform = random.sample("uniform", tuple(input.shape), input.dtype, input.device, None)
-        options = static(lower=float(lower), upper=float(upper))
+        slopes = factories.ones(tuple(input.shape), dtype=dtypes.float64, device=input.device)
+        negative = input.detach() <= 0
+        bounds = (float(np.asarray(bound, input.dtype.jax)) for bound in (lower, upper))
+        slopes[negative] = random.sample("uniform", (int(negative.sum()),), dtypes.float64, input.device, None,
+                                         tuple(bounds))
         if inplace:
-            return dispatch.apply_inplace(nn_ops.RRELU_TRAIN, input, (uniform,), options)
-        return dispatch.apply(nn_ops.RRELU_TRAIN, (input, uniform), options)
+            return dispatch.apply_inplace(nn_ops.RRELU_TRAIN, input, (slopes,))
+        return dispatch.apply(nn_ops.RRELU_TRAIN, (input, slopes))
     return _apply("rrelu_with_noise", input, inplace, negative_slope=(lower + upper) / 2)
 
 
