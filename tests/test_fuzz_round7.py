@@ -259,3 +259,33 @@ def test_square_root_powers_are_roots(dtype, exponent):
 def test_incomplete_gamma_kernel_names(name):
     same(lambda m: getattr(m, name)(m.tensor([1, 2]), m.tensor([3, 4])))
     same(lambda m: getattr(m, name)(m.tensor([1j]), m.tensor([3.0])))
+
+
+REDUCTION_NODES = """
+x = torch.tensor(2.0, requires_grad=True)
+y = torch.arange(6.).reshape(2, 3).requires_grad_()
+for name in ("sum", "mean", "prod"):
+    for t in (x, y):
+        for options in ({"dim": 0}, {"dim": 0, "keepdim": True}, {"dim": -1}, {}):
+            result = getattr(t, name)(**options)
+            result.sum().backward()
+            print(name, result, type(result.grad_fn).__name__, t.grad)
+            t.grad = None
+for name in ("sum", "mean"):
+    print(getattr(y, name)(dim=[]), getattr(y, name)(dim=()), getattr(x, name)(dim=[]), getattr(y, name)(dim=[], keepdim=True))
+    tr(lambda: getattr(y, name)(keepdim=True))
+    tr(lambda: getattr(torch, name)(y, keepdim=True))
+"""
+
+
+def test_reductions_given_a_dim_name_their_node_as_pytorch_even_for_0_dim_inputs():
+    same_output(REDUCTION_NODES)
+
+
+def test_method_errors_list_the_overloads_as_the_method_has_them():
+    same_output("""
+x = torch.ones(2, 3)
+for call in (lambda: x.prod((0,)), lambda: x.count_nonzero(0, keepdim=True), lambda: x.std(unbiased=False, keepdim=True),
+             lambda: torch.prod(x, (0,)), lambda: x.cumsum((0,)), lambda: x.sort(0, stable=True)):
+    tr(call)
+""")

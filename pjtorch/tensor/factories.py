@@ -311,8 +311,10 @@ def invalid_arguments(function: str, args: tuple, kwargs: dict, signatures: tupl
     got = (positional + "".join(", " + k for k in keywords)) if args else "".join(k + ", " for k in keywords)
     expected = "".join(f" * ({signature})\n" if isinstance(signature, str) else
                        f" * ({signature[0]})\n      {signature[1]}\n" for signature in signatures)
-    return TypeError(f"{function}() received an invalid combination of arguments - got ({got}), but expected one "
-                     f"of:\n{expected}")
+    error = TypeError(f"{function}() received an invalid combination of arguments - got ({got}), but expected one "
+                      f"of:\n{expected}")
+    error.overload_call = (function, args, kwargs, signatures)  # so that a Tensor method can restate it as its own
+    return error
 
 
 def check_grad_dtype(dtype: dtypes.dtype, requires_grad: bool) -> None:

@@ -644,9 +644,21 @@ def _check_float_for(name: str, input: Tensor, dtype=None) -> None:
                            f"must be either a floating point or complex dtype. Got: {_scalar_type_name(effective)}")
 
 
+# The overloads of sum and mean: keepdim without a dim matches neither.
+_WHOLE_OR_DIMS = {name: (f"Tensor input, *, torch.dtype dtype = None{out}",
+                         "Tensor input, tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = None, "
+                         "Tensor out = None") for name, out in (("sum", ""), ("mean", ", Tensor out = None"))}
+
+
+def _check_keepdim_has_dim(name: str, input: Tensor, dim, keepdim: bool, dtype) -> None:
+    if dim is None and keepdim and dtype is None:
+        raise factories.invalid_arguments(name, (input,), {"keepdim": keepdim}, _WHOLE_OR_DIMS[name])
+
+
 def sum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
+    _check_keepdim_has_dim("sum", input, dim, keepdim, dtype)
     dims = dims_arg(dim, input.ndim)
-    op = reduction.SUM if dims is None and not keepdim else reduction.SUM_DIM
+    op = reduction.SUM if dim is None and not keepdim else reduction.SUM_DIM  # a given dim names the node, even [] or 0-dim
     return dispatch.apply(op, (input,), _static(dim=dims, keepdim=keepdim, dtype=_jax_dtype(dtype)))
 
 
@@ -666,14 +678,15 @@ def prod(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tenso
             "Tensor input, int dim, bool keepdim = False, *, torch.dtype dtype = None, Tensor out = None"))
     dims = None if dim is None else (wrap_dim(int_dim("prod", dim), input.ndim),)  # a 0-dim input: dim -1 or 0
     dims = dims if input.ndim else None
-    op = reduction.PROD if dims is None else reduction.PROD_DIM
+    op = reduction.PROD if dim is None else reduction.PROD_DIM
     return dispatch.apply(op, (input,), _static(dim=dims, keepdim=keepdim, dtype=_jax_dtype(dtype)))
 
 
 def mean(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
+    _check_keepdim_has_dim("mean", input, dim, keepdim, dtype)
     _check_float_for("mean", input, dtype)
     dims = dims_arg(dim, input.ndim)
-    op = reduction.MEAN if dims is None and not keepdim else reduction.MEAN_DIM
+    op = reduction.MEAN if dim is None and not keepdim else reduction.MEAN_DIM
     return dispatch.apply(op, (input,), _static(dim=dims, keepdim=keepdim, dtype=_jax_dtype(dtype)))
 
 

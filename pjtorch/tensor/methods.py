@@ -24,7 +24,7 @@ def _method(fn):
         try:
             return fn(self, *args, **functions.numpy_names(kwargs)) if kwargs else fn(self, *args)
         except TypeError as error:
-            raise _counted_from_self(error) from None
+            raise _counted_from_self(error, self) from None
 
     method.__name__ = getattr(fn, "__name__", "method")
     method.__doc__ = getattr(fn, "__doc__", None)
@@ -34,12 +34,29 @@ def _method(fn):
 _ARGUMENT_POSITION = re.compile(r"^(\w+\(\): argument '\w+' \(position )(\d+)\)")
 
 
-def _counted_from_self(error: TypeError) -> TypeError:
-    """A method's argument parser does not count `self`: the function's "(position 2)" is the method's 1."""
+def _counted_from_self(error: TypeError, self: Tensor) -> TypeError:
+    """A method's argument parser does not count `self`: the function's "(position 2)" is the method's 1, and its
+    list of overloads names neither `self` nor `out`."""
+    overload_call = getattr(error, "overload_call", None)
+    if overload_call is not None and overload_call[1] and overload_call[1][0] is self:
+        function, args, kwargs, signatures = overload_call
+        return factories.invalid_arguments(function, args[1:], kwargs, tuple(
+            _method_signature(s) if isinstance(s, str) else (_method_signature(s[0]), s[1]) for s in signatures))
     match = _ARGUMENT_POSITION.match(str(error))
     if match is None or match.group(2) == "1":
         return error
     return TypeError(f"{match.group(1)}{int(match.group(2)) - 1}){str(error)[match.end():]}")
+
+
+def _method_signature(signature: str) -> str:
+    """A function overload as the Tensor method lists it: without the leading `Tensor input` and without `out`."""
+    if signature.startswith("Tensor input"):
+        signature = signature[len("Tensor input"):].removeprefix(", ")
+    return _OUT_PARAMETER.sub("", signature)
+
+
+# `out` as the last parameter (with the `*` before it when it is the only keyword-only one).
+_OUT_PARAMETER = re.compile(r"(?:^|,? ?)(?:\*, )?(?:Tensor|tuple of Tensors) out = None$")
 
 
 def _reflected(fn):
