@@ -289,3 +289,16 @@ for call in (lambda: x.prod((0,)), lambda: x.count_nonzero(0, keepdim=True), lam
              lambda: torch.prod(x, (0,)), lambda: x.cumsum((0,)), lambda: x.sort(0, stable=True)):
     tr(call)
 """)
+
+
+def test_view_edge_cases_of_0_dim_tensors_and_missing_sizes():
+    same_output("""
+t0 = torch.tensor(3.0)
+tr(lambda: torch.split(t0, 1))
+tr(lambda: torch.movedim(t0, 0, 0))
+tr(lambda: torch.movedim(t0, -1, -1))
+tr(lambda: torch.ones(2, 2).diagonal(dim1=-1, dim2=-1))
+tr(lambda: torch.ones(2, 2).diagonal(dim1=1, dim2=-1))
+tr(lambda: torch.ones(2).expand())
+tr(lambda: torch.ones(2).repeat())
+""")

@@ -8,6 +8,7 @@ import functools
 import re
 
 import jax
+import numpy as np
 
 _TYPES = ("cpu", "cuda", "ipu", "xpu", "mkldnn", "opengl", "opencl", "ideep", "hip", "ve", "fpga", "maia", "xla",
           "lazy", "vulkan", "mps", "meta", "hpu", "mtia", "privateuseone")
@@ -147,6 +148,36 @@ def _identity_on(jax_device):
 def put(host_array, target: device):
     """Copies a host (NumPy) array to a device: a cached jitted identity, ~5x cheaper than jax.device_put."""
     return _identity_on(to_jax(target))(host_array)
+
+
+def put_fresh(host_array: np.ndarray, target: device):
+    """A device array of a host array that nobody else holds or changes afterwards (it may be shared, not copied):
+    JAX's own batched transfer, ~20 µs where jax.device_put costs ~100 µs, and no compilation per shape as the
+    jitted identity of `put` needs. Falls back to jax.device_put where this JAX lacks that entry point."""
+    jax_device = to_jax(target)
+    try:
+        return _batched_device_put(_shaped(host_array.shape, host_array.dtype), _sharding(jax_device), [host_array],
+                                   [jax_device], True)
+    except (AttributeError, TypeError):
+        return jax.device_put(host_array, jax_device)
+
+
+def _batched_device_put(*args):
+    from jax._src.lib import xla_client
+
+    return xla_client.batched_device_put(*args)
+
+
+@functools.lru_cache(maxsize=4096)
+def _shaped(shape: tuple, dtype):
+    from jax._src import core
+
+    return core.ShapedArray(shape, dtype)
+
+
+@functools.lru_cache(maxsize=None)
+def _sharding(jax_device):
+    return jax.sharding.SingleDeviceSharding(jax_device)
 
 
 def of_jax(jax_device) -> device:

@@ -1484,6 +1484,8 @@ def roll(input: Tensor, shifts, dims=None) -> Tensor:
 def repeat(input: Tensor, *repeats) -> Tensor:
     from .views import shape_args
 
+    if not repeats:
+        raise TypeError('repeat() missing 1 required positional arguments: "repeats"')
     repeats = shape_args(repeats)
     if len(repeats) < input.ndim:
         raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number of dimensions of "

@@ -11,11 +11,10 @@ import functools
 import math
 import threading
 
-import jax
 import numpy as np
 
 from . import dtypes, rng
-from .device import normalize, to_jax
+from .device import normalize, put_fresh
 from .tensor import Tensor
 from .factories import (arg_type_name, check_grad_dtype, invalid_arguments, is_int_argument, like, new_shape,
                         size_argument)
@@ -133,7 +132,7 @@ def sample(kind: str, shape: tuple, dtype: dtypes.dtype, device, generator: Gene
 
 
 def _host_tensor(values: np.ndarray, dtype: dtypes.dtype, device) -> Tensor:
-    return Tensor._wrap_typed(jax.device_put(np.asarray(values).astype(dtype.jax), to_jax(device)), device, dtype)
+    return Tensor._wrap_typed(put_fresh(np.ascontiguousarray(values, dtype.jax), device), device, dtype)
 
 
 def draws_like(t: Tensor, sampler, *params, generator: Generator | None = None, **named) -> Tensor:

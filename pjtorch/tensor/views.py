@@ -491,6 +491,7 @@ def movedim(t: Tensor, source, destination) -> Tensor:
     order = [d for d in range(t.ndim) if d not in source]
     for dst, src in sorted(zip(destination, source)):
         order.insert(dst, src)
+    del order[t.ndim:]  # a 0-dim tensor's dim 0 (or -1) is no dim at all
     return make_view(t, _permute_layout, "PermuteBackward0", tuple(order))
 
 
@@ -567,6 +568,8 @@ def _type_string(t: Tensor) -> str:
 
 
 def expand(t: Tensor, *sizes) -> Tensor:
+    if not sizes:
+        raise TypeError('expand() missing 1 required positional arguments: "size"')
     sizes = shape_args(sizes)
     if len(sizes) < t.ndim:
         raise RuntimeError(f"expand({_type_string(t)}{{[{', '.join(map(str, t._shape))}]}}, size=[{', '.join(map(str, sizes))}"
@@ -599,9 +602,10 @@ def broadcast_to(t: Tensor, shape) -> Tensor:
 
 
 def diagonal(t: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
+    given = (dim1, dim2)
     dim1, dim2 = wrap_dim(dim1, t.ndim), wrap_dim(dim2, t.ndim)
     if dim1 == dim2:
-        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+        raise RuntimeError(f"diagonal dimensions cannot be identical {given[0]}, {given[1]}")
     return make_view(t, _diagonal_layout, "DiagonalBackward0", offset, dim1, dim2)
 
 
@@ -667,6 +671,8 @@ def unbind(t: Tensor, dim: int = 0) -> tuple:
 
 
 def split(t: Tensor, split_size_or_sections, dim: int = 0) -> tuple:
+    if t.ndim == 0:
+        raise RuntimeError("split expects at least a 1-dimensional tensor")
     dim = wrap_dim(dim, t.ndim)
     size = t._shape[dim]
     if isinstance(split_size_or_sections, int):
