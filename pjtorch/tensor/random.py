@@ -132,7 +132,7 @@ def sample(kind: str, shape: tuple, dtype: dtypes.dtype, device, generator: Gene
 
 
 def _host_tensor(values: np.ndarray, dtype: dtypes.dtype, device) -> Tensor:
-    return Tensor._wrap_typed(put_fresh(np.ascontiguousarray(values, dtype.jax), device), device, dtype)
+    return Tensor._wrap_typed(put_fresh(np.asarray(values, dtype.jax), device), device, dtype)
 
 
 def draws_like(t: Tensor, sampler, *params, generator: Generator | None = None, **named) -> Tensor:
