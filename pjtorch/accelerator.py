@@ -51,24 +51,19 @@ def current_stream(device=None) -> cuda.Stream:
 
 
 def empty_cache() -> None:
+    _require()
     cuda.empty_cache()
 
 
-def memory_allocated(device_index=None) -> int:
-    _require()
-    return cuda.memory_allocated(device_index)
+def _memory_statistic(name: str):
+    """torch.accelerator's form of a torch.cuda memory statistic: refused where there is no accelerator."""
+    def statistic(device_index=None) -> int:
+        _require()
+        return getattr(cuda, name)(device_index)
+
+    statistic.__name__ = name
+    return statistic
 
 
-def max_memory_allocated(device_index=None) -> int:
-    _require()
-    return cuda.max_memory_allocated(device_index)
-
-
-def memory_reserved(device_index=None) -> int:
-    _require()
-    return cuda.memory_reserved(device_index)
-
-
-def max_memory_reserved(device_index=None) -> int:
-    _require()
-    return cuda.max_memory_reserved(device_index)
+memory_allocated, max_memory_allocated, memory_reserved, max_memory_reserved = (_memory_statistic(name) for name in (
+    "memory_allocated", "max_memory_allocated", "memory_reserved", "max_memory_reserved"))

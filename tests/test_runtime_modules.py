@@ -47,7 +47,8 @@ for expression in ["torch.backends.cuda.is_built()", "torch.backends.cudnn.is_av
                    "torch.backends.opt_einsum.is_available()", "torch.backends.quantized.engine",
                    "torch.accelerator.is_available()", "torch.accelerator.device_count()",
                    "torch.accelerator.current_accelerator()", "torch.accelerator.current_device_index()",
-                   "torch.accelerator.synchronize()", "torch.mps.is_available()", "torch.mps.device_count()",
+                   "torch.accelerator.synchronize()", "torch.accelerator.memory_allocated()",
+                   "torch.accelerator.max_memory_reserved()", "torch.accelerator.empty_cache()", "torch.mps.is_available()", "torch.mps.device_count()",
                    "torch.mps.synchronize()", "torch.mps.empty_cache()", "torch.mps.manual_seed(0)",
                    "torch.xpu.is_available()", "torch.xpu.device_count()", "torch.xpu.synchronize()",
                    "torch.xpu.current_device()", "torch.xpu.empty_cache()"]:
