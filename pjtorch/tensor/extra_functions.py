@@ -531,14 +531,15 @@ def pdist(input: Tensor, p: float = 2) -> Tensor:
 
 def nanmedian(input: Tensor, dim=None, keepdim: bool = False):
     """The lower median of the non-NaN elements (NaN where there are none); with `dim`, (values, indices)."""
-    from .functions import _one_dim
+    from .functions import _check_reduced_dims, int_dim
     from .return_types import make_return
     if input.dtype is dtypes.bool or input.is_complex():
         kernel = "median_cpu" if dim is None else "median_out"
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{_name(input.dtype)}'")
     if dim is None:
         return dispatch.apply(extra_ops.NANMEDIAN_ALL, (input,))
-    dim = _one_dim("nanmedian", input, dim) if input.ndim else 0
+    dim = wrap_dim(int_dim("nanmedian", dim), input.ndim) if input.ndim else 0
+    _check_reduced_dims("median", input, (dim,))  # PyTorch's empty-dim check is median's own
     values, indices = dispatch.apply(extra_ops.NANMEDIAN_DIM, (input,), _static(dim=dim, keepdim=keepdim))
     return make_return("nanmedian", values=values, indices=indices)
 
