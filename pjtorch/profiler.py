@@ -9,6 +9,7 @@ from __future__ import annotations
 import enum
 import functools
 import json
+import os
 import threading
 import time
 import warnings
@@ -254,8 +255,6 @@ class profile:
 
 def tensorboard_trace_handler(dir_name: str, worker_name: str | None = None, use_gzip: bool = False) -> Callable:
     """An on_trace_ready that writes each trace as a Chrome trace file into `dir_name`."""
-    import os
-
     def handler(prof: profile) -> None:
         os.makedirs(dir_name, exist_ok=True)
         name = worker_name or f"{os.uname().nodename}_{os.getpid()}"
