@@ -302,3 +302,17 @@ tr(lambda: torch.ones(2, 2).diagonal(dim1=1, dim2=-1))
 tr(lambda: torch.ones(2).expand())
 tr(lambda: torch.ones(2).repeat())
 """)
+
+
+def test_index_fill_of_a_0_dim_tensor():
+    same_output("""
+tr(lambda: torch.tensor(1.).index_fill_(0, torch.tensor([0]), 2.))
+tr(lambda: torch.tensor(1.).index_fill(0, torch.tensor(0), torch.tensor(3.)))
+tr(lambda: torch.tensor(1.).index_fill(-1, torch.tensor([0]), 2.))
+tr(lambda: torch.tensor(1.).index_fill(0, torch.tensor([1]), 2.))
+x = torch.tensor(1., requires_grad=True)
+y = x.index_fill(0, torch.tensor([0]), 2.)
+y.backward()
+print(y, x.grad)
+print(torch.arange(6.).reshape(2, 3).index_fill(1, torch.tensor([0, 2]), -1))
+""")

@@ -174,8 +174,9 @@ def _index_copy(x, index, source, dim):
 
 
 def _index_fill(x, index, value, dim):
-    moved = jnp.moveaxis(x, dim, 0)
-    return jnp.moveaxis(moved.at[index].set(value.astype(x.dtype)), 0, dim)
+    """A 0-dim x is filled as the one-element vector it is (its only valid index is 0)."""
+    moved = jnp.moveaxis(x, dim, 0) if x.ndim else x.reshape(1)
+    return jnp.moveaxis(moved.at[index].set(value.astype(x.dtype)), 0, dim).reshape(x.shape)
 
 
 def _take(x, index):
