@@ -22,6 +22,7 @@ from .tensor.extra_functions import igamma as gammainc, igammac as gammaincc
 from .tensor.extra_functions import mvlgamma as multigammaln, polygamma
 from .tensor.extra_functions import _name as _dtype_name
 from .tensor.extra_functions import _static
+from .tensor.factories import invalid_arguments
 from .tensor.functions import REQUIRED, required
 from .tensor.tensor import Tensor
 
@@ -43,12 +44,24 @@ def _overload(op: Op, grad_name: str, unlisted: frozenset = frozenset()) -> Op:
               hidden_inputs=op.hidden_inputs, unlisted=op.unlisted | unlisted, elementwise=op.elementwise)
 
 
+_BINARY_OVERLOADS = ("Tensor input, Tensor other, *, Tensor out = None",
+                     "Number self, Tensor other, *, Tensor out = None",
+                     "Tensor input, Number other, *, Tensor out = None")
+
+
+def _check_a_tensor_operand(name: str, operands: tuple) -> None:
+    """Two numbers match none of a binary special function's overloads."""
+    if not any(isinstance(x, Tensor) for x in operands):
+        raise invalid_arguments(f"special_{name}", operands, {}, _BINARY_OVERLOADS)
+
+
 def _binary(name: str, op: Op, grad_name: str, detach_first: bool = False):
     """A binary function whose node names the overload PyTorch picks: Backward1 for a number first operand,
     Backward2 for a number second one."""
     ops = (op, _overload(op, grad_name + "1", frozenset({0})), _overload(op, grad_name + "2", frozenset({1})))
 
     def run(input, other) -> Tensor:
+        _check_a_tensor_operand(name, (input, other))
         chosen = ops[2] if not isinstance(other, Tensor) else ops[1] if not isinstance(input, Tensor) else ops[0]
         return dispatch.apply(chosen, (_functions.as_operand(input, "input"), _functions.as_operand(other)))
 
@@ -232,6 +245,8 @@ def _function(name: str):
     detach = name in _NOT_DIFFERENTIABLE
 
     def run(*operands) -> Tensor:
+        if len(operands) == 2:
+            _check_a_tensor_operand(name, operands)
         operands = tuple(x.detach() if detach and isinstance(x, Tensor) else x for x in operands)
         return dispatch.apply(_OPS[name], operands)
 

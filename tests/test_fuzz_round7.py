@@ -316,3 +316,12 @@ y.backward()
 print(y, x.grad)
 print(torch.arange(6.).reshape(2, 3).index_fill(1, torch.tensor([0, 2]), -1))
 """)
+
+
+def test_binary_special_functions_refuse_two_numbers():
+    same_output("""
+for name in ("zeta", "xlog1py", "xlogy"):
+    tr(lambda: getattr(torch.special, name)(2, 3.0))
+    tr(lambda: getattr(torch.special, name)(2.0, torch.tensor([3.0])))
+    tr(lambda: getattr(torch.special, name)(torch.tensor([2.0]), 3.0))
+""")
