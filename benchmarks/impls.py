@@ -1,7 +1,8 @@
 """The implementations compared side by side: pjtorch, hand-written JAX (eager and jit), PyTorch.
 
-Each one turns (workload, device, parameters) into a step and the sync that forces the step's
-result, so every implementation is timed to completion.
+Each one turns (workload, device, parameters) into a step, the sync that forces the step's
+result, and (pjtorch) the finish that forces what a step left for the next, so every
+implementation is timed to completion.
 """
 
 import importlib
@@ -24,6 +25,7 @@ Sync = Callable[[Any], None]
 class Prepared:
     step: Callable[[], Any]
     sync: Sync
+    finish: Sync | None = None
 
 
 class Impl(Protocol):
@@ -70,11 +72,11 @@ class TorchLikeImpl:
 
     def prepare(self, workload: str, target: Target, params: dict[str, Any]) -> Prepared:
         step = torch_workloads.BUILDERS[workload](self.module(), target.torch_device, **params)
+        if self.name == PJTORCH:
+            return Prepared(step, _sync_pjtorch_outputs_leaving_writes, _sync_pjtorch_outputs)
         return Prepared(step, self.sync_for(target))
 
     def sync_for(self, target: Target) -> Sync:
-        if self.name == PJTORCH:
-            return _sync_pjtorch_outputs
         if target.name == "gpu":
             cuda = self.module().cuda
             return lambda _: cuda.synchronize()
@@ -98,16 +100,25 @@ def _sync_pjtorch_outputs(outputs: Any) -> None:
         _sync_pjtorch(tensor)
 
 
-def _sync_pjtorch(tensor: Any) -> None:
+def _sync_pjtorch_outputs_leaving_writes(outputs: Any) -> None:
+    """The sync after each step: a parameter update made under no_grad is a pending write, which pjtorch computes
+    inside the next step's backward, as in a training loop; the run's `finish` computes the last one."""
+    for tensor in outputs if isinstance(outputs, tuple) else (outputs,):
+        _sync_pjtorch(tensor, defer_writes=True)
+
+
+def _sync_pjtorch(tensor: Any, **options: Any) -> None:
     """Wait until pjtorch has computed `tensor`; JAX returns before it has.
 
     Uses pjtorch's own wait where the tensor or its underlying JAX array offers one, else
     copies to the host, which works on any device and any pjtorch version, only slower.
     """
-    array = getattr(tensor, "_array", None)
-    wait = getattr(tensor, "block_until_ready", None) or getattr(array, "block_until_ready", None)
+    wait = getattr(tensor, "block_until_ready", None)
+    array_wait = getattr(getattr(tensor, "_array", None), "block_until_ready", None)
     if callable(wait):
-        wait()
+        wait(**options)
+    elif callable(array_wait):
+        array_wait()
     else:
         _copy_to_host(tensor)
 

@@ -86,7 +86,7 @@ def _run_case(tasks: list[Task], policy: Policy, progress: ProgressBar) -> list[
         progress.start(task.label())
         try:
             prepared[i] = task.impl.prepare(task.workload, task.target, task.params)
-            calibrations[i] = calibrate(prepared[i].step, prepared[i].sync, policy)
+            calibrations[i] = calibrate(prepared[i].step, prepared[i].sync, policy, prepared[i].finish)
             samples[i] = []
         except Exception as error:  # any failure of an implementation is a result to report
             errors[i] = describe_error(error)
@@ -94,7 +94,7 @@ def _run_case(tasks: list[Task], policy: Policy, progress: ProgressBar) -> list[
     for _ in range(rounds):
         for i in list(samples):
             try:
-                samples[i].append(sample(prepared[i].step, prepared[i].sync, calibrations[i]))
+                samples[i].append(sample(prepared[i].step, prepared[i].sync, calibrations[i], prepared[i].finish))
             except Exception as error:
                 errors[i] = describe_error(error)
                 del samples[i]

@@ -1,7 +1,9 @@
 """Timing one step: warm-up, calibrated inner loops, several repeats, median and spread.
 
 Every call is followed by the implementation's sync, so asynchronous dispatch (JAX, CUDA) is
-timed to completion rather than to the moment the call returns.
+timed to completion rather than to the moment the call returns, and each timed run of calls ends
+with its `finish`, which computes whatever the implementation left for a later call (pjtorch's
+pending writes), so no work escapes the clock.
 """
 
 import math
@@ -54,26 +56,32 @@ class Calibration:
     repeats: int
 
 
-def calibrate(step: Callable[[], Any], sync: Callable[[Any], None], policy: Policy) -> Calibration:
-    first_call_s = _time_calls(step, sync, 1)
+def calibrate(step: Callable[[], Any], sync: Callable[[Any], None], policy: Policy,
+              finish: Callable[[Any], None] | None = None) -> Calibration:
+    first_call_s = _time_calls(step, sync, 1, finish)
     for _ in range(policy.warmup):
         sync(step())
     # The fastest of a few calls: a later call may still compile (pjtorch fuses a graph it meets again), and a
     # sample of one slow call per round would be timed cold, after the other implementations' rounds.
-    one_call_s = max(min(_time_calls(step, sync, 1) for _ in range(CALIBRATION_CALLS)), 1e-9)
+    one_call_s = max(min(_time_calls(step, sync, 1, finish) for _ in range(CALIBRATION_CALLS)), 1e-9)
     inner = max(1, math.ceil(policy.min_sample_s / one_call_s))
     return Calibration(first_call_s, inner, _affordable_repeats(one_call_s * inner, policy))
 
 
-def sample(step: Callable[[], Any], sync: Callable[[Any], None], calibration: Calibration) -> float:
+def sample(step: Callable[[], Any], sync: Callable[[Any], None], calibration: Calibration,
+           finish: Callable[[Any], None] | None = None) -> float:
     """Seconds per call over one sample's calls."""
-    return _time_calls(step, sync, calibration.inner) / calibration.inner
+    return _time_calls(step, sync, calibration.inner, finish) / calibration.inner
 
 
-def _time_calls(step: Callable[[], Any], sync: Callable[[Any], None], calls: int) -> float:
+def _time_calls(step: Callable[[], Any], sync: Callable[[Any], None], calls: int,
+                finish: Callable[[Any], None] | None = None) -> float:
     start = time.perf_counter()
     for _ in range(calls):
-        sync(step())
+        outputs = step()
+        sync(outputs)
+    if finish is not None:
+        finish(outputs)
     return time.perf_counter() - start
 
 

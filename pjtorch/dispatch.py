@@ -197,10 +197,13 @@ def apply(op: Op, inputs: Sequence, static: tuple = ()):
     if scalars:
         _put_scalars_on_device(inputs, arrays, decision.cast, device)
     recording = wants_grad and grad_mode.STATE.enabled
+    lazily = decision.dtype is not None and (recording or not grad_mode.STATE.enabled)
     if views:
-        _read_views(inputs, arrays, recording and decision.dtype is not None, device)
-    if recording and decision.dtype is not None:
-        return _apply_deferred(decision, inputs, arrays, device)
+        _read_views(inputs, arrays, lazily, device)
+    if lazily:
+        if recording:
+            return _apply_deferred(decision, inputs, arrays, device)
+        return _apply_unrecorded(decision, arrays, device)
     if deferred_inputs:  # read through the storage, which keeps the computed value
         arrays = [x._storage.array if isinstance(x, Tensor) and x._whole else a for x, a in zip(inputs, arrays)]
     result = decision.kernel.jit(*arrays)
@@ -233,13 +236,26 @@ def _put_scalars_on_device(inputs: Sequence, arrays: list, cast, device) -> None
             arrays[i] = scalar_array(x, cast or _scalar_dtype(x), device)
 
 
+def _apply_unrecorded(decision: Decision, arrays: list, device) -> Tensor:
+    """Under no_grad a result is left for its first read, which computes it with the other pending values."""
+    shape, stride = decision.layout
+    result = deferred.defer(decision.kernel, arrays, shape, decision.dtype.jax)
+    if result is None:
+        return Tensor._wrap_layout(decision.kernel.jit(*deferred.concrete_all(arrays)), device, decision.dtype,
+                                   shape, stride)
+    output = Tensor._wrap_layout(result, device, decision.dtype, shape, stride)
+    result.owner = weakref.ref(output._storage)
+    deferred.note_unrecorded(result, write=False)
+    return output
+
+
 def _apply_deferred(decision: Decision, inputs: Sequence, arrays: list, device) -> Tensor:
     """A recorded op's result is left for the fused backward (or the first read) to compute."""
     kernel = decision.kernel
     shape, stride = decision.layout
     result = deferred.defer(kernel, arrays, shape, decision.dtype.jax)
     if result is None:
-        arrays = [deferred.concrete(a) for a in arrays]
+        arrays = deferred.concrete_all(arrays)
         output = Tensor._wrap_layout(kernel.jit(*arrays), device, decision.dtype, shape, stride)
     else:
         output = Tensor._wrap_layout(result, device, decision.dtype, shape, stride)
@@ -583,10 +599,10 @@ def _inplace_signature(op: Op, target: Tensor, others: Sequence, static: tuple) 
 class _InplaceKernel:
     """A decided in-place call: its kernel, and the dtype each scalar operand goes on the device as."""
 
-    __slots__ = ("jit", "scalar_casts")
+    __slots__ = ("kernel", "scalar_casts")
 
     def __init__(self, kernel, inputs: Sequence, cast) -> None:
-        self.jit = kernel.jit
+        self.kernel = kernel
         self.scalar_casts = tuple(None if isinstance(x, Tensor) else cast if cast is not None else _scalar_dtype(x)
                                   for x in inputs)
 
@@ -598,10 +614,20 @@ class _InplaceKernel:
         return any(isinstance(x, Tensor) and (x._grad_fn is not None or x._requires_grad) for x in others)
 
     def run(self, target: Tensor, others: Sequence) -> Tensor:
-        device = target._storage.device
-        arrays = [x._value() if isinstance(x, Tensor) else scalar_array(x, cast, device)
-                  for x, cast in zip((target, *others), self.scalar_casts)]
-        target._storage.replace(self.jit(*arrays))
+        """Under no_grad the new value is a pending write, computed with whatever computation runs next."""
+        storage = target._storage
+        device = storage.device
+        memory = storage.memory
+        lazily = not grad_mode.STATE.enabled and memory._host is None and storage.dtype is memory.dtype
+        arrays = [(x._storage.lazy_array if lazily else x._value()) if isinstance(x, Tensor)
+                  else scalar_array(x, cast, device) for x, cast in zip((target, *others), self.scalar_casts)]
+        value = deferred.defer(self.kernel, arrays, target._shape, storage.dtype.jax) if lazily else None
+        if value is None:
+            storage.replace(self.kernel.jit(*deferred.concrete_all(arrays)))
+            return target
+        value.owner = weakref.ref(memory)
+        storage.replace(value)
+        deferred.note_unrecorded(value, write=True)
         return target
 
 

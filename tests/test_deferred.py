@@ -1,4 +1,5 @@
-"""Results of recorded ops are deferred: computed by the fused backward, or op by op when first read.
+"""Results of recorded ops, and of ops under no_grad, are deferred: computed by the fused backward,
+or together when first read.
 
 Each test checks something a wrong deferral would get wrong: a value, a gradient, a shape error
 raised at the call, a compile count, or memory that an unread chain keeps alive.
@@ -35,13 +36,130 @@ def test_recorded_results_are_deferred_and_read_correctly():
     assert not _pending(y)
 
 
-def test_unrecorded_results_are_computed_at_once():
+def test_results_outside_no_grad_and_autograd_are_computed_at_once():
     x = pt.tensor([1.0, 2.0])
     y = _warm(lambda: x * 3)
     assert not _pending(y)
+
+
+def test_no_grad_results_are_deferred_and_computed_together_when_read():
+    x = pt.tensor([0.5, -1.0, 2.0])
+
+    def evaluate():
+        with pt.no_grad():
+            hidden = (x * 3).sin()
+            return hidden, (hidden + x).exp() - 1
+
+    hidden, out = _warm(evaluate)
+    assert _pending(hidden) and _pending(out)
+    expected_hidden = np.sin(np.float32(3) * x.numpy())
+    np.testing.assert_allclose(out.numpy(), np.exp(expected_hidden + x.numpy()) - 1, rtol=1e-6)
+    assert not _pending(hidden)  # held by a tensor, so kept from the same computation
+    np.testing.assert_allclose(hidden.numpy(), expected_hidden, rtol=1e-6)
+
+
+def test_a_no_grad_program_compiles_once_it_comes_back():
+    x = pt.tensor([0.25, 1.5])
+
+    def evaluate():
+        with pt.no_grad():
+            return tuple(((x * 2 + 1).tanh() * 3).tolist())
+
+    values = [evaluate() for _ in range(2 + deferred._sightings_before_compiling(4))]
+    before = TRACE_COUNTS["deferred.program"]
+    values += [evaluate() for _ in range(5)]
+    assert TRACE_COUNTS["deferred.program"] == before  # compiled by then, and not again
+    assert len(set(values)) == 1
+    np.testing.assert_allclose(values[0], np.tanh(x.numpy() * 2 + 1) * 3, rtol=1e-6)
+
+
+def test_no_grad_inplace_changes_are_pending_writes_seen_by_every_reader():
+    w = pt.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    row = w[1]
+    version = w._version
+    for _ in range(3):
+        with pt.no_grad():
+            w.mul_(2)
+            w -= 0.5 * pt.ones(2, 2)
+    assert _pending(w)
+    assert w._version == version + 6
+    expected = np.array([[1.0, 2.0], [3.0, 4.0]])
+    for _ in range(3):
+        expected = expected * 2 - 0.5
+    np.testing.assert_array_equal(row.detach().numpy(), expected[1])  # a view reads the pending value
+    np.testing.assert_array_equal(w.detach().numpy(), expected)
+    assert not _pending(w)
+
+
+def test_reading_any_value_computes_the_pending_writes_too():
+    a, b = pt.zeros(3), pt.ones(3)
+    for _ in range(3):
+        with pt.no_grad():
+            a.add_(1)
+            b.mul_(3)
+    assert _pending(a) and _pending(b)
+    c = pt.tensor([2.0, 1.0, 0.0])
     with pt.no_grad():
-        z = _warm(lambda: pt.ones(2, requires_grad=True) * 3)
-    assert not _pending(z)
+        total = (c * 2).sum()
+    assert total.item() == 6.0
+    assert not _pending(a) and not _pending(b)
+    assert a.tolist() == [3.0] * 3 and b.tolist() == [27.0] * 3
+
+
+def test_writes_into_numpy_shared_and_reinterpreted_memory_are_made_at_once():
+    array = np.zeros(3, np.float32)
+    shared = pt.from_numpy(array)
+    pairs = pt.view_as_real(pt.zeros(2, dtype=pt.complex64))
+    for _ in range(3):
+        with pt.no_grad():
+            shared.add_(1)
+            pairs.add_(1)
+    assert array.tolist() == [3.0] * 3
+    assert pairs.tolist() == [[3.0, 3.0]] * 2
+
+
+def test_sgd_steps_match_torch_and_the_update_runs_inside_the_next_backward():
+    """A hand-written SGD loop: each update is a pending write, computed by the next step's fused backward."""
+    def train(lib, steps: int, sync=None):
+        generator = np.random.default_rng(0)
+        w = lib.tensor(generator.standard_normal((5, 3), dtype=np.float32), requires_grad=True)
+        b = lib.zeros(3, requires_grad=True)
+        inputs = lib.tensor(generator.standard_normal((8, 5), dtype=np.float32))
+        target = lib.tensor(generator.standard_normal((8, 3), dtype=np.float32))
+        losses = []
+        for _ in range(steps):
+            loss = ((inputs @ w + b).tanh() - target).pow(2).mean()
+            loss.backward()
+            with lib.no_grad():
+                for p in (w, b):
+                    p -= 0.1 * p.grad
+                    p.grad = None
+            losses.append(loss.item())
+            if sync is not None:
+                sync(w, b)
+        return losses, w.detach().numpy(), b.detach().numpy()
+
+    pending_after_update = []
+    ours = train(pt, 8, lambda w, b: pending_after_update.append(_pending(w) and _pending(b)))
+    theirs = train(torch, 8)
+    np.testing.assert_allclose(ours[0], theirs[0], rtol=1e-5)
+    np.testing.assert_allclose(ours[1], theirs[1], rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(ours[2], theirs[2], rtol=1e-5, atol=1e-6)
+    assert all(pending_after_update[-4:])  # loss.item() (filled by the fused backward) left the update pending
+
+    runs = []
+    original = fused.run
+
+    def counted(*args, **kwargs):
+        runs.append(original(*args, **kwargs))
+        return runs[-1]
+
+    fused.run = counted
+    try:
+        train(pt, 6)
+    finally:
+        fused.run = original
+    assert all(found is not None for found in runs[3:])  # fused from the third step on, updates included
 
 
 def test_backward_computes_forward_and_gradients_in_one_call_compiled_once():
@@ -181,3 +299,16 @@ def test_views_read_by_a_recorded_op_are_read_inside_the_deferred_program():
     y.sum().backward()
     assert y.tolist() == (base[:, 1:3].sum(1) + base.gather(1, index.unsqueeze(1)).squeeze(1)).tolist()
     assert x.grad.tolist() == [[1.0, 1.0, 1.0, 0.0], [0.0, 1.0, 1.0, 1.0], [0.0, 1.0, 2.0, 0.0]]
+
+
+def test_cuda_synchronize_computes_the_values_deferred_under_no_grad(monkeypatch):
+    """Code timed between two synchronize() calls must be timed whole (the GPU is faked by the CPU device)."""
+    monkeypatch.setattr(pt.cuda, "_gpu", lambda device=None: pt.tensor(0.0)._value().devices().pop())
+    x = pt.randn(4, 4)
+    for _ in range(3):
+        with pt.no_grad():
+            y = x @ x
+    assert _pending(y)
+    pt.cuda.synchronize()
+    assert not _pending(y)
+    np.testing.assert_allclose(y.numpy(), x.numpy() @ x.numpy(), rtol=1e-5)

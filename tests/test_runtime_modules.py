@@ -171,3 +171,15 @@ def test_blocked_autorange_measures_blocks_of_many_runs():
     assert measurement.number_per_run >= 10 and len(measurement.times) >= 2
     assert sum(measurement.raw_times) >= 0.05
     assert "measurements," in repr(measurement) and "Median:" in repr(measurement)
+
+
+def test_timer_stops_its_clock_once_deferred_work_is_done():
+    """A statement run under no_grad leaves its results deferred; the Timer computes them inside the clock."""
+    from pjtorch.ops import deferred
+    from pjtorch.utils import benchmark
+
+    x, kept = pjtorch.randn(8, 8), []
+    benchmark.Timer("with torch.no_grad():\n    kept.append(x @ x + 1)", globals={"x": x, "kept": kept}).timeit(4)
+    assert kept and not any(deferred.pending(t._storage._array) for t in kept)
+    expected = (x @ x + 1).numpy()
+    assert all((t.numpy() == expected).all() for t in kept)

@@ -1,5 +1,8 @@
 """Backward as one XLA call: the whole recorded graph replayed through `jax.vjp` under `jax.jit`.
 
+The call also computes the deferred forward values it reads and the values deferred under no_grad
+(the previous step's parameter update, say), so a training step is one XLA call.
+
 The compiled replay is cached by the graph's structure (kernels, edges, shapes), so a training
 loop that records the same graph each step compiles its backward once. Leaf gradients are
 accumulated inside the same call. Graphs with hooks or custom Functions take the stepwise path.
@@ -68,8 +71,9 @@ def run(order: list, roots: list, seeds: list, retain_graph: bool, capture, accu
     root_spec = tuple([(position[e.node], e.output_nr) for e in roots])
     capture_spec = _capture_spec(capture, position)
     saved.append([t._storage.lazy_array for t in outputs])
+    saved.append(deferred.unrecorded())
     program, leaf_arrays, refs, computed = deferred.flatten(saved)
-    saved_refs = refs[:-1]
+    saved_refs = refs[:-2]
     returned = tuple([i for i, d in enumerate(computed) if d.wanted()])
     key = (tuple(structure), program, saved_refs, root_spec, capture_spec, tuple(sinks), leaf_dtypes,
            tuple([g is None for g in existing]), returned)

@@ -18,7 +18,7 @@ import jax
 import numpy as np
 from jax.extend.core import Literal
 
-from ..ops.deferred import Deferred, concrete
+from ..ops.deferred import Deferred, compute, concrete
 from ..ops.registry import TRACE_COUNTS
 from .hooks import RemovableHandle
 from .saved_hooks import disable_saved_tensors_hooks, save_on_cpu, saved_tensors_hooks  # noqa: F401 (public here)
@@ -283,6 +283,7 @@ class OpNode(Node):
         """The saved inputs, after checking they are still there and that none backward reads was modified."""
         saved = self.check_saved_lazily()
         if any(type(a) is Deferred for a in saved):
+            compute([a for a in saved if type(a) is Deferred])
             self.saved = saved = tuple(concrete(a) for a in saved)
         return saved
 

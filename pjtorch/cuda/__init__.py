@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from ..ops import deferred
 from ..tensor.device import gpu_devices, normalize
 from ..tensor.legacy import CUDA_TYPES as _LEGACY_TYPES
 from . import memory, nvtx
@@ -85,10 +86,12 @@ def get_arch_list() -> list:
 
 
 def synchronize(device=None) -> None:
-    """Waits for all queued work on the device (JAX dispatches asynchronously too)."""
+    """Waits for all queued work on the device (JAX dispatches asynchronously too), the values pjtorch deferred
+under no_grad included, so that code timed between synchronizations is timed whole."""
     import jax
 
     gpu = _gpu(device)
+    deferred.compute([])
     for array in jax.live_arrays():
         if any(d == gpu for d in array.devices()):
             array.block_until_ready()

@@ -1,11 +1,17 @@
-"""Deferred results: an op call recorded for autograd whose value nobody has asked for yet.
+"""Deferred results: an op call whose value nobody has asked for yet.
 
-When a result will be differentiated, computing it eagerly costs one XLA call per op, and the
-fused backward (`autograd.fused`) can compute the same forward inside its own single call. So
-dispatch may return a `Deferred` in place of a jax.Array: it knows its shape and dtype (dispatch
-defers only a call whose signature has run before, so shape errors still surface at the call) and computes itself,
-op by op with each kernel's compiled form, the first time its value is read. Chains are capped
-at `MAX_DEPTH` so that an unread value never holds an unbounded history.
+Computing each result eagerly costs one XLA call per op. A result that will be differentiated can
+be computed by the fused backward (`autograd.fused`) inside its own single call, and results made
+under no_grad (an optimizer's update, an evaluation pass) can be computed together when first
+read. So dispatch may return a `Deferred` in place of a jax.Array: it knows its shape and dtype
+(dispatch defers only a call whose signature has run before, so shape errors still surface at the
+call) and is computed, with the pending values it reads, the first time its value is read: as one
+compiled program where the same program has run before, else op by op with each kernel's compiled
+form. Chains are capped at `MAX_DEPTH` so that an unread value never holds an unbounded history.
+
+Whichever computation runs next also computes every value deferred under no_grad that a tensor
+still holds: among them the in-place changes ("pending writes"), so a training loop's parameter
+update runs inside the next step's backward call.
 """
 from __future__ import annotations
 
@@ -14,6 +20,8 @@ import operator
 from typing import Sequence
 
 import jax
+
+from .registry import TRACE_COUNTS
 
 MAX_DEPTH = 32
 
@@ -26,7 +34,7 @@ def _NO_OWNER():
 
 
 class Deferred:
-    __slots__ = ("kernel", "inputs", "array", "shape", "dtype", "depth", "serial", "owner")
+    __slots__ = ("kernel", "inputs", "array", "shape", "dtype", "depth", "serial", "owner", "write")
 
     def __init__(self, kernel, inputs: tuple, shape: tuple, dtype, depth: int) -> None:
         self.kernel = kernel
@@ -37,10 +45,13 @@ class Deferred:
         self.depth = depth
         self.serial = next(_SERIALS)
         self.owner = _NO_OWNER
+        self.write = False
 
     def wanted(self) -> bool:
-        """Whether a tensor still holds this value: a replay that computes it need only return it then."""
-        return self.owner() is not None
+        """Whether a storage still holds this value (an in-place change may have replaced it): a computation
+        that computes it need only return it then."""
+        owner = self.owner()
+        return owner is not None and owner._array is self
 
     @property
     def size(self) -> int:
@@ -50,10 +61,8 @@ class Deferred:
         return size
 
     def value(self) -> jax.Array:
-        """Computes this value (and the deferred values it reads) with each op's own kernel."""
         if self.array is None:
-            for pending in _in_order([self]):
-                pending.fill(pending.kernel.jit(*[concrete(a) for a in pending.inputs]))
+            compute([self])
         return self.array
 
     def fill(self, array) -> None:
@@ -64,6 +73,13 @@ class Deferred:
 def concrete(a):
     """The array behind a deferred value (computed if needed), or `a` itself."""
     return a.value() if type(a) is Deferred else a
+
+
+def concrete_all(arrays: Sequence) -> list:
+    """`concrete` of each, the pending ones computed together."""
+    if any(type(a) is Deferred and a.array is None for a in arrays):
+        compute([a for a in arrays if type(a) is Deferred])
+    return [a.array if type(a) is Deferred else a for a in arrays]
 
 
 def defer(kernel, arrays: Sequence, shape: tuple, dtype):
@@ -80,6 +96,98 @@ def defer(kernel, arrays: Sequence, shape: tuple, dtype):
 
 def pending(a) -> bool:
     return type(a) is Deferred and a.array is None
+
+
+_UNRECORDED: list = []
+UNRECORDED_LIMIT = 64
+
+
+def note_unrecorded(d: Deferred, write: bool) -> None:
+    """Registers a value deferred under no_grad (`write`: an in-place change's new value) to be computed with the
+    next computation. Each pending value keeps its inputs alive, so past UNRECORDED_LIMIT they are computed."""
+    d.write = write
+    _UNRECORDED.append(d)
+    if len(_UNRECORDED) > UNRECORDED_LIMIT and len(unrecorded()) > UNRECORDED_LIMIT // 2:
+        compute([])
+
+
+def unrecorded() -> list:
+    """The values deferred under no_grad that a storage still holds (the list forgets the others)."""
+    _UNRECORDED[:] = [d for d in _UNRECORDED if d.array is None and d.wanted()]
+    return _UNRECORDED
+
+
+_PROGRAMS: dict = {}
+_PROGRAMS_LIMIT = 1024
+_PROGRAM_SIGHTINGS: dict = {}
+
+
+def compute(roots: Sequence) -> None:
+    """Computes the pending `roots` and the values deferred under no_grad, with what they read: one XLA call for the
+    whole program once it has been met before (compiling costs more than a one-off program saves), else op
+    by op. Intermediate values a tensor still holds are kept too, so nothing is computed twice."""
+    if len(roots) == 1 and _alone(roots[0]):  # the common case: a value read as soon as it is made
+        _UNRECORDED.clear()
+        _op_by_op([roots[0]] if roots[0].array is None else [])
+        return
+    program, leaves, refs, computed = flatten([[*roots, *unrecorded()]])
+    roots = set(roots)
+    returned = tuple([i for i, d in enumerate(computed) if d in roots or d.wanted()])
+    run = _compiled(program, returned) if len(computed) > 1 else None
+    if run is None:
+        _op_by_op(computed)
+        return
+    for i, value in zip(returned, run(tuple(leaves))):
+        computed[i].fill(value)
+
+
+def _op_by_op(ordered: list) -> None:
+    for d in ordered:
+        d.fill(d.kernel.jit(*[concrete(a) for a in d.inputs]))
+
+
+def _compiled(program: tuple, returned: tuple):
+    """The program compiled, or None while it has not come back often enough to be worth compiling."""
+    key = (program, returned)
+    run = _PROGRAMS.get(key)
+    if run is None:
+        sightings = _PROGRAM_SIGHTINGS.get(key, 0)
+        if sightings < _sightings_before_compiling(len(program)):
+            if len(_PROGRAM_SIGHTINGS) >= _PROGRAMS_LIMIT:
+                _PROGRAM_SIGHTINGS.clear()
+            _PROGRAM_SIGHTINGS[key] = sightings + 1
+            return None
+        if len(_PROGRAMS) >= _PROGRAMS_LIMIT:
+            _PROGRAMS.clear()
+        run = _PROGRAMS[key] = jax.jit(_program_function(program, returned))
+    return run
+
+
+def _alone(d: Deferred) -> bool:
+    """Whether `d` reads no pending value and is the only value deferred under no_grad, if any."""
+    if _UNRECORDED and (len(_UNRECORDED) > 1 or _UNRECORDED[0] is not d):
+        return False
+    if d.array is not None:
+        return True
+    for a in d.inputs:
+        if type(a) is Deferred and a.array is None:
+            return False
+    return True
+
+
+def _sightings_before_compiling(ops: int) -> int:
+    """Compiling costs about a millisecond per op and saves tens of microseconds per op and run, so a long
+    program is compiled only once it has come back many times (an 8-op optimizer update on its second run)."""
+    return 1 + ops // 8
+
+
+def _program_function(program: tuple, returned: tuple):
+    def run(leaves):
+        TRACE_COUNTS["deferred.program"] += 1
+        values = run_program(program, leaves)[0]
+        return tuple([values[i] for i in returned])
+
+    return run
 
 
 def _in_order(roots) -> list:

@@ -1627,7 +1627,33 @@ def _index_values(index: Tensor) -> np.ndarray:
     return index._host_values().reshape(-1)
 
 
+_EXTREMA: dict = {}  # id(array) -> (array, min, max) for the index arrays checked lately
+_EXTREMA_LIMIT = 64
+
+
+def _storage_extrema(index: Tensor) -> tuple | None:
+    """The least and greatest value in an index's whole storage, found once per array (arrays are immutable;
+    a NumPy-shared storage is not, so it is not cached)."""
+    storage = index._storage
+    if storage._host is not None or storage.memory is not storage or storage.device.type != "cpu":
+        return None
+    array = storage.array
+    found = _EXTREMA.get(id(array))
+    if found is None or found[0] is not array:
+        values = np.asarray(array)
+        if not values.size:
+            return None
+        if len(_EXTREMA) >= _EXTREMA_LIMIT:
+            _EXTREMA.clear()
+        found = _EXTREMA[id(array)] = (array, values.min(), values.max())
+    return found[1], found[2]
+
+
 def _check_index_bounds(index: Tensor, dim: int, size: int) -> None:
+    """Every index in [0, size): at once where the whole storage is (a training loop's fixed labels)."""
+    extrema = _storage_extrema(index)
+    if extrema is not None and extrema[0] >= 0 and extrema[1] < size:
+        return
     values = _index_values(index)
     bad = values[(values < 0) | (values >= size)]
     if bad.size:

@@ -97,9 +97,13 @@ class Storage:
         """The storage that owns the memory (this one, or the one a `.data` or dtype view reads through)."""
         return self
 
-    def block_until_ready(self) -> None:
-        if self._array is not None:  # a host-backed storage is ready; a deferred one is computed by .array
-            self.array.block_until_ready()
+    def block_until_ready(self, defer_writes: bool = False) -> None:
+        array = self._array
+        if array is None:  # a host-backed storage is ready
+            return
+        if type(array) is Deferred and array.array is None and defer_writes and array.write:
+            return
+        self.array.block_until_ready()
 
 
 class _Untracked(Storage):
@@ -141,8 +145,8 @@ class _Untracked(Storage):
     def memory(self) -> Storage:
         return self._owner.memory
 
-    def block_until_ready(self) -> None:
-        self._owner.block_until_ready()
+    def block_until_ready(self, defer_writes: bool = False) -> None:
+        self._owner.block_until_ready(defer_writes)
 
 
 def reinterpreted(storage: Storage, dtype) -> Storage:
@@ -211,8 +215,8 @@ class _Reinterpreted(Storage):
     def memory(self) -> Storage:
         return self._owner.memory
 
-    def block_until_ready(self) -> None:
-        self._owner.block_until_ready()
+    def block_until_ready(self, defer_writes: bool = False) -> None:
+        self._owner.block_until_ready(defer_writes)
 
 
 @jax.jit

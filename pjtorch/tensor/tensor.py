@@ -505,8 +505,11 @@ class Tensor:
 
     __str__ = __repr__
 
-    def block_until_ready(self) -> "Tensor":
-        self._storage.block_until_ready()
+    def block_until_ready(self, *, defer_writes: bool = False) -> "Tensor":
+        """Waits until the value is computed (JAX dispatches asynchronously; a deferred value is computed now).
+        With `defer_writes`, a pending write (an in-place change made under no_grad) is left to the next
+        computation, which always computes the pending writes too."""
+        self._storage.block_until_ready(defer_writes)
         return self
 
 

@@ -10,6 +10,10 @@ import textwrap
 import time
 from typing import Callable
 
+import jax
+
+from ..ops import deferred
+
 
 class Measurement:
     """The times of one statement: `number_per_run` runs per measurement, one raw time per measurement."""
@@ -92,6 +96,14 @@ def _time(seconds: float, scale_of: float | None = None, unit: bool = True) -> s
     return f"{seconds / scale:.2f}" + (f" {name}" if unit else "")
 
 
+def _wait_for_work() -> None:
+    """The clock stops once the statements' work is done, as PyTorch's Timer synchronizes CUDA: the values deferred
+    under no_grad are computed, and JAX's asynchronous dispatch is waited for."""
+    deferred.compute([])
+    for array in jax.live_arrays():
+        array.block_until_ready()
+
+
 class Timer:
     def __init__(self, stmt: str = "pass", setup: str = "pass", global_setup: str = "",
                  timer: Callable[[], float] = time.perf_counter, globals: dict | None = None,
@@ -118,6 +130,7 @@ class Timer:
         start = self._timer()
         for _ in range(number):
             exec(code, namespace)
+        _wait_for_work()
         return self._timer() - start
 
     def timeit(self, number: int = 1000000) -> Measurement:
