@@ -11,6 +11,7 @@ import pytest
 torch = pytest.importorskip("torch")
 
 import pjtorch as pt  # noqa: E402
+from tensor_oracle import same  # noqa: E402
 
 LIBS = (torch, pt)
 
@@ -170,3 +171,15 @@ def test_warnings_point_at_the_caller(fn):
         assert _warned_at(torch, fn) == _warned_at(pt, fn) == [(__file__, UserWarning)]
     finally:
         torch.set_warn_always(before)
+
+
+@pytest.mark.parametrize("index", [lambda lib: lib.tensor([[0], [2], [9]])[:2],
+                                   lambda lib: lib.tensor([[0], [2], [9]])[1:],
+                                   lambda lib: lib.tensor([[-1], [2]]),
+                                   lambda lib: lib.tensor([[1], [2]])],
+                         ids=["view_in_range", "view_out_of_range", "negative", "whole"])
+@pytest.mark.parametrize("repeat", [1, 3])
+def test_gather_checks_the_indices_it_reads_not_the_rest_of_their_storage(index, repeat):
+    """The bounds check may look at the whole storage first (cached), but only the view's values decide."""
+    for _ in range(repeat):
+        same(lambda m: m.arange(6.0).reshape(2, 3).gather(1, index(m)))
