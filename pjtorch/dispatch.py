@@ -197,12 +197,15 @@ def apply(op: Op, inputs: Sequence, static: tuple = ()):
     if scalars:
         _put_scalars_on_device(inputs, arrays, decision.cast, device)
     recording = wants_grad and grad_mode.STATE.enabled
-    lazily = decision.dtype is not None and (recording or not grad_mode.STATE.enabled)
+    unrecorded = not grad_mode.STATE.enabled
+    lazily = unrecorded or (recording and decision.dtype is not None)
     if views:
         _read_views(inputs, arrays, lazily, device)
     if lazily:
         if recording:
             return _apply_deferred(decision, inputs, arrays, device)
+        if decision.dtype is None:
+            return _apply_unrecorded_outputs(decision, arrays, device)
         return _apply_unrecorded(decision, arrays, device)
     if deferred_inputs:  # read through the storage, which keeps the computed value
         arrays = [x._storage.array if isinstance(x, Tensor) and x._whole else a for x, a in zip(inputs, arrays)]
@@ -247,6 +250,21 @@ def _apply_unrecorded(decision: Decision, arrays: list, device) -> Tensor:
     result.owner = weakref.ref(output._storage)
     deferred.note_unrecorded(result, write=False)
     return output
+
+
+def _apply_unrecorded_outputs(decision: Decision, arrays: list, device) -> tuple:
+    """`_apply_unrecorded` for a call with several outputs (max with a dim, an optimizer's update)."""
+    results = deferred.defer_outputs(decision.kernel, arrays, decision.out_meta)
+    if results is None:
+        return tuple(Tensor._wrap(r, device) for r in decision.kernel.jit(*deferred.concrete_all(arrays)))
+    outputs = []
+    for result in results:
+        shape, stride = contiguous_layout(result.shape)
+        output = Tensor._wrap_layout(result, device, dtypes.from_jax(result.dtype), shape, stride)
+        result.owner = weakref.ref(output._storage)
+        deferred.note_unrecorded(result, write=False)
+        outputs.append(output)
+    return tuple(outputs)
 
 
 def _apply_deferred(decision: Decision, inputs: Sequence, arrays: list, device) -> Tensor:
@@ -617,17 +635,11 @@ class _InplaceKernel:
         """Under no_grad the new value is a pending write, computed with whatever computation runs next."""
         storage = target._storage
         device = storage.device
-        memory = storage.memory
-        lazily = not grad_mode.STATE.enabled and memory._host is None and storage.dtype is memory.dtype
+        lazily = not grad_mode.STATE.enabled
         arrays = [(x._storage.lazy_array if lazily else x._value()) if isinstance(x, Tensor)
                   else scalar_array(x, cast, device) for x, cast in zip((target, *others), self.scalar_casts)]
         value = deferred.defer(self.kernel, arrays, target._shape, storage.dtype.jax) if lazily else None
-        if value is None:
-            storage.replace(self.kernel.jit(*deferred.concrete_all(arrays)))
-            return target
-        value.owner = weakref.ref(memory)
-        storage.replace(value)
-        deferred.note_unrecorded(value, write=True)
+        storage.replace(self.kernel.jit(*deferred.concrete_all(arrays)) if value is None else value)
         return target
 
 

@@ -312,3 +312,48 @@ def test_cuda_synchronize_computes_the_values_deferred_under_no_grad(monkeypatch
     pt.cuda.synchronize()
     assert not _pending(y)
     np.testing.assert_allclose(y.numpy(), x.numpy() @ x.numpy(), rtol=1e-5)
+
+
+def test_multi_output_results_under_no_grad_are_deferred_and_right():
+    x = pt.tensor([[0.5, 3.0, -1.0], [2.0, 2.0, 7.0]])
+
+    def evaluate():
+        with pt.no_grad():
+            values, indices = (x * 2).max(1)
+            return values, indices, pt.sort(x, dim=1, descending=True)
+
+    values, indices, (ordered, order) = _warm(evaluate)
+    assert _pending(values) and _pending(indices) and _pending(ordered)
+    reference = torch.tensor(x.numpy())
+    expected = (reference * 2).max(1)
+    assert values.tolist() == expected.values.tolist() and indices.tolist() == expected.indices.tolist()
+    assert indices.dtype is pt.int64
+    assert ordered.tolist() == reference.sort(dim=1, descending=True).values.tolist()
+    assert order.tolist() == reference.sort(dim=1, descending=True).indices.tolist()
+
+
+@pytest.mark.parametrize("optimizer", ["SGD", "Adam"])
+def test_an_optimizer_step_is_a_pending_write_computed_by_the_next_backward(optimizer):
+    def train(lib, steps: int, pending=None):
+        lib.manual_seed(0)
+        model = lib.nn.Sequential(lib.nn.Linear(4, 8), lib.nn.ReLU(), lib.nn.Linear(8, 2))
+        options = {"lr": 0.1, "momentum": 0.9} if optimizer == "SGD" else {"lr": 0.01}
+        opt = getattr(lib.optim, optimizer)(model.parameters(), **options)
+        inputs, target = lib.randn(16, 4), lib.randn(16, 2)
+        losses = []
+        for _ in range(steps):
+            opt.zero_grad()
+            loss = lib.nn.functional.mse_loss(model(inputs), target)
+            loss.backward()
+            opt.step()
+            losses.append(loss.item())
+            if pending is not None:
+                pending.append(all(_pending(p) for p in model.parameters()))
+        return losses, [p.detach().numpy() for p in model.parameters()]
+
+    pending = []
+    ours, theirs = train(pt, 8, pending), train(torch, 8)
+    np.testing.assert_allclose(ours[0], theirs[0], rtol=1e-5)
+    for a, b in zip(ours[1], theirs[1]):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+    assert all(pending[-3:])  # loss.item() came from the backward; the update waits for the next one

@@ -94,6 +94,30 @@ def defer(kernel, arrays: Sequence, shape: tuple, dtype):
     return Deferred(kernel, tuple(arrays), shape, dtype, depth + 1)
 
 
+class _Output:
+    """The kernel of one output of a multi-output call: picks it from the call's tuple, with no XLA call."""
+
+    __slots__ = ("fn", "jit")
+
+    def __init__(self, index: int) -> None:
+        self.fn = self.jit = operator.itemgetter(index)
+
+
+_OUTPUT_KERNELS: dict = {}
+
+
+def defer_outputs(kernel, arrays: Sequence, metas: Sequence) -> list | None:
+    """Deferreds for the outputs of a multi-output `kernel(*arrays)`, each (shape, dtype) of `metas` (as `defer`)."""
+    call = defer(kernel, arrays, None, None)
+    if call is None:
+        return None
+    outputs = []
+    for i, (shape, dtype) in enumerate(metas):
+        output_kernel = _OUTPUT_KERNELS.get(i) or _OUTPUT_KERNELS.setdefault(i, _Output(i))
+        outputs.append(Deferred(output_kernel, (call,), shape, dtype, call.depth + 1))
+    return outputs
+
+
 def pending(a) -> bool:
     return type(a) is Deferred and a.array is None
 

@@ -161,7 +161,7 @@ class Optimizer:
             targets += tensors
         results = dispatch.apply(op, tuple(operands), tuple(sorted({**static, "count": len(params)}.items())))
         for target, result in zip(targets, results if isinstance(results, tuple) else (results,)):
-            target._assign(result._value())
+            target._assign(result._storage.lazy_array)  # under no_grad, a pending write
 
     def _lr_tensor(self, lr: float, device) -> Tensor:
         """lr as a float64 operand, so changing it never recompiles and PyTorch's double arithmetic is kept."""

@@ -8,12 +8,14 @@ seen by the other (JAX would copy).
 from __future__ import annotations
 
 import functools
+import weakref
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 
 from ..autograd.grad_mode import STATE
+from ..ops import deferred
 from ..ops.deferred import Deferred
 
 INFERENCE_INPLACE = ("Inplace update to inference tensor outside InferenceMode is not allowed.You can make a clone to "
@@ -58,9 +60,19 @@ class Storage:
         """Sets a new value (an in-place op's result) and counts the mutation. An inference tensor changed outside
         inference mode is PyTorch's error, raised (as PyTorch does) once the value is written."""
         self.version += 1
-        self._write(array)
+        self._write(self._held(array) if type(array) is Deferred else array)
         if self.inference and not STATE.inference:
             raise RuntimeError(INFERENCE_INPLACE)
+
+    def _held(self, value: Deferred):
+        """A deferred new value stays deferred, as a pending write, where the memory holds typed jax.Arrays; memory
+        NumPy shares, or read as another dtype, takes the computed value."""
+        memory = self.memory
+        if value.array is not None or memory._host is not None or self.dtype is not memory.dtype:
+            return value.value()
+        value.owner = weakref.ref(memory)
+        deferred.note_unrecorded(value, write=True)
+        return value
 
     def _write(self, array) -> None:
         if self._host is not None:
