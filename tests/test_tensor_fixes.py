@@ -11,7 +11,7 @@ import pytest
 torch = pytest.importorskip("torch")
 
 import pjtorch as pt  # noqa: E402
-from tensor_oracle import same  # noqa: E402
+from tensor_oracle import same, same_output  # noqa: E402
 
 LIBS = (torch, pt)
 
@@ -183,3 +183,31 @@ def test_gather_checks_the_indices_it_reads_not_the_rest_of_their_storage(index,
     """The bounds check may look at the whole storage first (cached), but only the view's values decide."""
     for _ in range(repeat):
         same(lambda m: m.arange(6.0).reshape(2, 3).gather(1, index(m)))
+
+
+@pytest.mark.parametrize("gradient", [lambda m: [m.ones(2)], lambda m: (m.ones(2), m.ones(2)), lambda m: 2.0,
+                                      lambda m: m.full((2,), 3.0), lambda m: ["x"]])
+def test_tensor_backward_hands_its_gradient_to_autograd_backward_unwrapped(gradient):
+    """`t.backward(g)` is `torch.autograd.backward(t, g)`: a list or tuple of gradients is zipped with the one output."""
+    def run(m):
+        x = m.ones(2, requires_grad=True)
+        (x * 2).backward(gradient(m))
+        return x.grad
+    same(run)
+
+
+ACCUMULATOR_HOOKS = '''
+x = torch.ones(3, requires_grad=True)
+acc = (x * 1).grad_fn.next_functions[0][0]
+handle = acc.register_hook(lambda grad_inputs, grad_outputs: print("post", grad_inputs, grad_outputs))
+acc.register_prehook(lambda grad_outputs: print("pre", grad_outputs))
+(x * 3).sum().backward()
+print(x.grad)
+handle.remove()
+(x * 2).sum().backward()
+print(x.grad)
+'''
+
+
+def test_an_accumulators_post_hooks_see_no_inputs_and_the_gradient_it_took():
+    same_output(ACCUMULATOR_HOOKS)

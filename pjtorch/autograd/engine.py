@@ -268,6 +268,8 @@ def _run_stepwise(order, roots, seeds, retain_graph, create_graph, capture, accu
             if capture is None and (accumulate_only is None or Edge(node, 0) in accumulate_only) \
                     and node.variable._requires_grad:  # a leaf that stopped requiring grad gets none
                 accumulate_into_leaf(node.variable, grads_out[0], create_graph)
+            if node.post_hooks:  # an accumulator has no inputs: its hooks see () and the gradient it took
+                _call_node_hooks(node.post_hooks, [], create_graph, grads_out)
             continue
         grads_in = _apply_node(node, grads_out, create_graph)
         if anomaly_mode.checks_nan():

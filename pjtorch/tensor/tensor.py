@@ -319,7 +319,7 @@ class Tensor:
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None) -> None:
         from .. import autograd
 
-        autograd.backward((self,), None if gradient is None else (gradient,), retain_graph, create_graph, inputs)
+        autograd.backward(self, gradient, retain_graph, create_graph, inputs)
 
     def detach(self) -> "Tensor":
         """Shares storage and version counter, drops history."""
