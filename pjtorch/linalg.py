@@ -635,7 +635,7 @@ def tensorinv(A: Tensor, ind: int = 2, *, out=None) -> Tensor:
     if math.prod(rows) != math.prod(cols):
         raise RuntimeError(f"Expected self to satisfy the requirement prod(self.shape[ind:]) == "
                            f"prod(self.shape[:ind]), but got {math.prod(cols)} != {math.prod(rows)}")
-    return _into(out, inv(A.reshape(math.prod(rows), -1)).reshape(*cols, *rows))
+    return _into(out, inv(A.reshape(math.prod(rows), -1)).reshape((*cols, *rows)))
 
 
 def tensorsolve(A: Tensor, B: Tensor, dims=None, *, out=None) -> Tensor:

@@ -77,6 +77,9 @@ def mean(x, axis=None, keepdims=False):
 
 
 def _nansum(x, dim=None, keepdim=False, dtype=None):
+    """NaNs drop out before any cast to `dtype`, where an integer one would turn them into its minimum."""
+    if jnp.issubdtype(x.dtype, jnp.floating):
+        x = jnp.where(jnp.isnan(x), jnp.zeros((), x.dtype), x)
     x = _accumulate_dtype(x, dtype)
     return jnp.nansum(x, axis=dim, keepdims=keepdim, dtype=x.dtype)
 
@@ -139,7 +142,10 @@ def dof(shape: tuple, dim, correction) -> float:
 
 
 def _std(x, dim=None, correction=1, keepdim=False):
-    """sqrt of the variance, with PyTorch's zero gradient where the std is 0 (a plain root's is infinite there)."""
+    """sqrt of the variance, with PyTorch's zero gradient where the std is 0 (a plain root's is infinite there);
+    half precision takes the root of the float32 variance and rounds once, as PyTorch does."""
+    if x.dtype in (jnp.float16, jnp.bfloat16):
+        return _std(x.astype(jnp.float32), dim, correction, keepdim).astype(x.dtype)
     return _root_or_zero(_var(x, dim, correction, keepdim), 0.5)
 
 

@@ -103,13 +103,65 @@ def _topk(x, k, dim, largest=True, sorted=True):
 
 
 def _kthvalue(x, k, dim, keepdim=False):
-    values, indices = _sort(x, dim)
-    pick = jnp.array([k - 1])
-    values = jnp.take(values, pick, axis=dim)
-    indices = jnp.take(indices, pick, axis=dim)
+    """The k-th smallest along `dim`; where it ties, the index PyTorch's quickselect leaves at k - 1."""
+    ordered, order = _sort(x, dim)
+    ordered, order = jnp.moveaxis(ordered, dim, -1), jnp.moveaxis(order, dim, -1)
+    tied = jnp.sum(_same_or_both_nan(ordered, ordered[..., k - 1:k]), axis=-1) > 1
+    rows = lax.stop_gradient(jnp.moveaxis(x, dim, -1)).reshape(-1, x.shape[dim])
+    indices = lax.cond(jnp.any(tied), lambda: lax.map(lambda row: _quick_select(row, k - 1), rows).reshape(tied.shape),
+                       lambda: order[..., k - 1])
+    indices = jnp.expand_dims(indices, dim)
+    values = jnp.take_along_axis(x, indices, axis=dim)
     if not keepdim:
         values, indices = jnp.squeeze(values, dim), jnp.squeeze(indices, dim)
     return values, indices
+
+
+def _same_or_both_nan(a, b):
+    return (a == b) | ((a != a) & (b != b))
+
+
+def _greater_or_nan(a, b):
+    """PyTorch's quickselect order: NaN above everything."""
+    return ((a != a) & (b == b)) | (a > b)
+
+
+def _quick_select(row, k):
+    """The index at position k after PyTorch's CPU quickselect (SortingUtils.h's quick_select_template) of `row`,
+    which decides which of several equal values kthvalue reports."""
+    def swap(state, i, j, when=True):
+        values, index = state
+        i, j = jnp.where(when, i, j), j
+        return (values.at[i].set(values[j]).at[j].set(values[i]), index.at[i].set(index[j]).at[j].set(index[i]))
+
+    def partition(state, low, high):
+        pivot_at = low + (high - low) // 2
+        state = swap(state, pivot_at, low + 1)
+        state = swap(state, low + 1, high, _greater_or_nan(state[0][low + 1], state[0][high]))
+        state = swap(state, low, high, _greater_or_nan(state[0][low], state[0][high]))
+        state = swap(state, low + 1, low, _greater_or_nan(state[0][low + 1], state[0][low]))
+        pivot = state[0][low]
+
+        def step(carry):
+            state, i, j, _ = carry
+            i = lax.while_loop(lambda i: _greater_or_nan(pivot, state[0][i]), lambda i: i + 1, i + 1)
+            j = lax.while_loop(lambda j: _greater_or_nan(state[0][j], pivot), lambda j: j - 1, j - 1)
+            return swap(state, i, j, j >= i), i, j, j >= i
+
+        state, i, j, _ = lax.while_loop(lambda carry: carry[3], step, (state, low + 1, high, True))
+        state = swap(state, low, j)
+        return state, jnp.where(j <= k, i, low), jnp.where(j >= k, j - 1, high)
+
+    def outer(carry):
+        state, low, high, _ = carry
+        pair = high == low + 1
+        pair_state = swap(state, low, high, pair & _greater_or_nan(state[0][low], state[0][high]))
+        return lax.cond(high > low + 1, lambda: (*partition(state, low, high), True),
+                        lambda: (pair_state, low, high, False))
+
+    start = ((row, jnp.arange(row.shape[0], dtype=jnp.int64)), jnp.int64(0), jnp.int64(row.shape[0] - 1), True)
+    (_, index), *_ = lax.while_loop(lambda carry: carry[3], outer, start)
+    return index[k]
 
 
 def _gather(x, index, dim):

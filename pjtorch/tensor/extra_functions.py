@@ -538,7 +538,7 @@ def nanmedian(input: Tensor, dim=None, keepdim: bool = False):
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{_name(input.dtype)}'")
     if dim is None:
         return dispatch.apply(extra_ops.NANMEDIAN_ALL, (input,))
-    dim = wrap_dim(int_dim("nanmedian", dim), input.ndim) if input.ndim else 0
+    dim = wrap_dim(int_dim("nanmedian", dim), input.ndim)
     _check_reduced_dims("median", input, (dim,))  # PyTorch's empty-dim check is median's own
     values, indices = dispatch.apply(extra_ops.NANMEDIAN_DIM, (input,), _static(dim=dim, keepdim=keepdim))
     return make_return("nanmedian", values=values, indices=indices)
@@ -582,7 +582,7 @@ def _quantile(input: Tensor, q, dim, keepdim: bool, interpolation: str, ignore_n
         dim=wrapped, keepdim=bool(keepdim) and wrapped is not None, interpolation=interpolation,
         ignore_nan=ignore_nan, scalar=scalar))
     if (keepdim and wrapped is None) or input.ndim == 0:
-        out = out.reshape(*([] if scalar else [qs.shape[0]]), *([1] * input.ndim if keepdim else []))
+        out = out.reshape(((() if scalar else (qs.shape[0],)) + ((1,) * input.ndim if keepdim else ())))
     return out
 
 

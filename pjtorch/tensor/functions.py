@@ -373,8 +373,15 @@ def true_divide(input, other) -> Tensor:
 
 
 def _check_integer_power(result: dtypes.dtype, exponent) -> None:
+    """PyTorch's refusal of negative integer powers, then of an exponent the result dtype cannot hold (float32 and
+    float64 take any, overflowing to inf)."""
     if result.category <= dtypes.INTEGER and exponent < 0:
         raise RuntimeError("Integers to negative integer powers are not allowed.")
+    if result not in _WIDE_RESULTS:
+        dtypes.checked_scalar(exponent, result)
+
+
+_WIDE_RESULTS = frozenset({dtypes.bool, dtypes.float32, dtypes.float64})
 
 
 _REAL_NUMBERS = frozenset({int, float})
@@ -391,6 +398,8 @@ def _power_operands(name: str, input, exponent) -> None:
 def pow(input, exponent) -> Tensor:
     if type(exponent) in _REAL_NUMBERS and type(input) is Tensor and input._storage.dtype.category == dtypes.FLOATING:
         # `x ** 2`, the common case, without the promotion below: a real number keeps a floating tensor's dtype
+        if input._storage.dtype not in _WIDE_RESULTS:
+            dtypes.checked_scalar(exponent, input._storage.dtype)
         return dispatch.apply(pointwise.SCALAR_POW, (input,), (("dtype", input._storage.dtype.jax),
                                                                ("exponent", exponent)))
     _power_operands("pow", input, exponent)
@@ -665,7 +674,7 @@ def sum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor
 def nansum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
     if input.is_complex() and input.device.type == "cpu":
         raise RuntimeError("nansum on CPU does not support complex inputs")
-    if dtype is not None and dtype.is_complex and input.device.type == "cpu":
+    if dtype is not None and dtype.is_complex and input.is_floating_point() and input.device.type == "cpu":
         raise NotImplementedError(f"\"nansum_cpu\" not implemented for '{_scalar_type_name(dtype)}'")
     return dispatch.apply(reduction.NANSUM, (input,),
                           _static(dim=dims_arg(dim, input.ndim), keepdim=keepdim, dtype=_jax_dtype(dtype)))
@@ -691,13 +700,15 @@ def mean(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tenso
 
 
 def nanmean(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
-    if dtype is not None:
-        _check_float_for("nanmean", input, dtype)
     if input.dtype.category < dtypes.FLOATING:
         raise RuntimeError(f"nanmean(): expected input to have floating point or complex dtype but got "
                            f"{_scalar_type_name(input.dtype)}")
+    if dtype is not None:
+        _check_float_for("nanmean", input, dtype)
     if input.is_complex() and input.device.type == "cpu":
         raise RuntimeError("nansum on CPU does not support complex inputs")
+    if dtype is not None and dtype.is_complex and input.device.type == "cpu":
+        raise NotImplementedError(f"\"nansum_cpu\" not implemented for '{_scalar_type_name(dtype)}'")
     return dispatch.apply(reduction.NANMEAN, (input,),
                           _static(dim=dims_arg(dim, input.ndim), keepdim=keepdim, dtype=_jax_dtype(dtype)))
 
@@ -1596,7 +1607,7 @@ def argsort(input: Tensor, *positional, stable: bool | None = None, **options) -
 
 
 def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = True):
-    dim = wrap_dim(dim, input.ndim) if input.ndim else 0
+    dim = wrap_dim(dim, input.ndim)
     size = input._shape[dim] if input.ndim else 1
     if not 0 <= k <= size:
         raise RuntimeError("selected index k out of range")
