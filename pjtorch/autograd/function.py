@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import functools
+import inspect
+import warnings
 import weakref
 from typing import NamedTuple
 
@@ -63,7 +65,7 @@ class FunctionNode(Node):
 
     def apply(self, grads_out: list, create_graph: bool) -> tuple:
         grads = [self._as_tensor(g, nr, create_graph) for nr, g in enumerate(grads_out)]
-        with grad_mode.set_grad_enabled(create_graph):
+        with grad_mode.set_grad_enabled(bool(create_graph)):
             results = self.function.backward(self.ctx, *grads)
         if not isinstance(results, tuple):
             results = (results,)
@@ -79,6 +81,8 @@ class FunctionNode(Node):
                                        f"{position + 1}, but the corresponding forward input was not a Variable")
                 continue
             if result is not None:
+                if not isinstance(result, Tensor):
+                    raise RuntimeError(f"expected Variable or None (got {type(result).__name__})")
                 result = self._fit(result, meta, len(input_grads))
                 result = result if create_graph else result._value()
             input_grads.append(result)
@@ -86,11 +90,11 @@ class FunctionNode(Node):
 
     def _as_tensor(self, g, nr: int, create_graph: bool):
         if g is None:
-            if not self.ctx.materialize_grads:
+            shape, dtype = self.out_meta[nr]
+            if not self.ctx.materialize_grads or dtype is None:  # a non-tensor output has no gradient at all
                 return None
             import jax.numpy as jnp
 
-            shape, dtype = self.out_meta[nr]
             return Tensor._wrap(jnp.zeros(shape, dtype), None)
         return g if create_graph else Tensor._wrap(g, None)
 
@@ -123,6 +127,16 @@ def _sum_to(grad: Tensor, shape: tuple) -> Tensor:
 class Function:
     """Subclass with static `forward(ctx, *args)` and `backward(ctx, *grads)`, then call `.apply`."""
 
+    def __init__(self, *args, **kwargs) -> None:
+        warnings.warn(f"{self.__class__} should not be instantiated. Methods on autograd functions are all static, "
+                      "so you should invoke them on the class itself. Instantiating an autograd function will raise "
+                      "an error in a future version of PyTorch.", DeprecationWarning, stacklevel=2)
+
+    def __call__(self, *args, **kwargs):
+        raise RuntimeError("Legacy autograd function with non-static forward method is deprecated. Please use "
+                           "new-style autograd function with static forward method. (Example: "
+                           "https://pytorch.org/docs/stable/autograd.html#torch.autograd.Function)")
+
     @staticmethod
     def forward(ctx, *args, **kwargs):
         raise NotImplementedError("You must implement the forward function for custom autograd.Function.")
@@ -143,6 +157,11 @@ class Function:
     def apply(cls, *args, **kwargs):
         from .. import dispatch
 
+        if cls.setup_context is not Function.setup_context:
+            # PyTorch binds keyword arguments and defaults to forward's parameters, so setup_context sees them all
+            bound = _signature(cls.forward).bind(*args, **kwargs)
+            bound.apply_defaults()
+            args, kwargs = bound.args, {}
         ctx = FunctionCtx()
         ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
         with grad_mode.no_grad():
@@ -152,7 +171,7 @@ class Function:
                 outputs = cls.forward(*args, **kwargs)
                 cls.setup_context(ctx, args, outputs)
         if not (grad_mode.STATE.enabled and any(ctx.needs_input_grad)):
-            return outputs
+            return _untracked(outputs, args)
         single = not isinstance(outputs, tuple)
         results = (outputs,) if single else outputs
         edges = tuple(dispatch.edge_of(a) for a in args if isinstance(a, Tensor))
@@ -167,12 +186,31 @@ class Function:
         return wrapped[0] if single else wrapped
 
 
+_signature = functools.lru_cache(maxsize=None)(inspect.signature)
+
+
+def _untracked(outputs, args: tuple):
+    """Outputs recorded nowhere: still, an input returned unchanged comes back as a new tensor without grad (a
+    detached alias), as PyTorch gives it."""
+    def fresh(result):
+        if not isinstance(result, Tensor) or not any(result is a for a in args):
+            return result
+        if result.requires_grad:
+            return result.detach()
+        with grad_mode.no_grad():
+            return result.view_as(result)
+
+    return tuple(map(fresh, outputs)) if isinstance(outputs, tuple) else fresh(outputs)
+
+
 def _attach(result, nr: int, node: FunctionNode, args: tuple, ctx: FunctionCtx):
     """An output with `node` as its grad_fn: an input returned unchanged becomes a view of it, a dirty
     (modified in place) input keeps its identity and has its history rebased, as in PyTorch."""
-    if not isinstance(result, Tensor) or result.dtype.category < dtypes.FLOATING or \
-            any(result is t for t in ctx.non_differentiable):
+    if not isinstance(result, Tensor):
         return result
+    if result.dtype.category < dtypes.FLOATING or any(result is t for t in ctx.non_differentiable):
+        # PyTorch returns a non-differentiable input as a detached alias, leaving the input's history alone
+        return result.detach() if result.requires_grad and any(result is a for a in args) else result
     if any(result is t for t in ctx.dirty):
         if result.is_leaf and result.requires_grad:
             raise RuntimeError("a leaf Variable that requires grad has been used in an in-place operation.")

@@ -104,7 +104,12 @@ class set_grad_enabled(_Mode):
     """Sets grad mode to `mode` at once; as a context manager it restores the previous mode on exit."""
 
     def __init__(self, mode: bool) -> None:
-        self.mode = bool(mode)
+        if not isinstance(mode, bool):
+            from ..tensor.factories import arg_type_name
+
+            raise TypeError(f"set_grad_enabled(): argument 'enabled' (position 1) must be bool, not "
+                            f"{arg_type_name(mode)}")
+        self.mode = mode
         self._previous = STATE.enabled
         STATE.enabled = self.mode
 

@@ -174,6 +174,10 @@ _SERIALS = itertools.count()
 SERIAL_OF = operator.attrgetter("serial")
 
 
+# PyTorch's hand-written C++ nodes (not generated from derivatives.yaml) name themselves with their namespace.
+_HAND_WRITTEN = frozenset({"CopyBackwards"})
+
+
 class Node:
     """Base of every grad_fn: `name()`, `next_functions`, hooks and release."""
 
@@ -188,7 +192,8 @@ class Node:
         self.post_hooks = None
 
     def name(self) -> str:
-        return type(self).__name__
+        name = type(self).__name__
+        return f"torch::autograd::{name}" if name in _HAND_WRITTEN else name
 
     @property
     def metadata(self) -> dict:

@@ -84,7 +84,8 @@ def from_jax(jax_dtype) -> dtype:
     except KeyError:
         raise TypeError(
             f"can't convert np.ndarray of type numpy.{np.dtype(jax_dtype).type.__name__}. The only supported types "
-            "are: float64, float32, float16, complex64, complex128, int64, int32, int16, int8, uint8, and bool."
+            "are: float64, float32, float16, complex64, complex128, int64, int32, int16, int8, uint64, uint32, uint16, "
+            "uint8, and bool."
         ) from None
 
 

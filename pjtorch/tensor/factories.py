@@ -46,7 +46,7 @@ def _infer_dtype(data) -> dtypes.dtype:
         if set(map(type, data)) <= _PYTHON_SCALAR_SET:
             return dtypes.default_for_category(builtins.max(map(dtypes.scalar_category, data)))
         return functools.reduce(dtypes.promote_types, map(_infer_dtype, data))
-    if isinstance(data, str):
+    if isinstance(data, (str, bytes)):
         raise _invalid_data_type(data)
     if isinstance(data, _PYTHON_SCALARS):
         return dtypes.default_for_category(dtypes.scalar_category(data))
@@ -54,13 +54,16 @@ def _infer_dtype(data) -> dtypes.dtype:
 
 
 def _sizes(data) -> tuple:
-    """The shape PyTorch reads off nested data: the lengths along each first element (tensors are leaves)."""
+    """The shape PyTorch reads off nested data: the lengths along each first element (tensors are leaves). A string
+    there is a sequence whose items are strings, so PyTorch descends until it has too many dims."""
     sizes = []
     while _is_sequence(data):
         sizes.append(len(data))
         if not len(data):
             break
         data = data[0]
+        if isinstance(data, str):
+            raise ValueError("too many dimensions 'str'")
     return tuple(sizes)
 
 
@@ -141,6 +144,7 @@ def _from_data(data, dtype: dtypes.dtype) -> np.ndarray:
 def tensor(data, *, dtype: dtypes.dtype | None = None, device=None, requires_grad: bool = False,
            pin_memory: bool = False) -> Tensor:
     """A new tensor holding a copy of `data`, with PyTorch's dtype inference."""
+    dtype = dtype_argument(dtype, "tensor")
     if isinstance(data, Tensor):
         warnings.warn("To copy construct from a tensor, it is recommended to use sourceTensor.clone().detach() or "
                       "sourceTensor.clone().detach().requires_grad_(True), rather than torch.tensor(sourceTensor).",
@@ -149,13 +153,17 @@ def tensor(data, *, dtype: dtypes.dtype | None = None, device=None, requires_gra
         return _finish(np.asarray(data._value()).astype((dtype or data.dtype).jax), target, requires_grad)
     if type(data) in _PYTHON_SCALARS:
         return _scalar_tensor(data, dtype, device, requires_grad)
-    if isinstance(data, str):
+    if isinstance(data, (str, bytes)):
         raise _invalid_data_type(data)
-    target_dtype = dtype or _infer_dtype(data)
-    check_grad_dtype(target_dtype, requires_grad)
     if isinstance(data, np.ndarray):
-        return _copy_of_ndarray(data, target_dtype, normalize(device), requires_grad)
-    return _finish(_from_data(data, target_dtype), normalize(device), requires_grad)
+        _check_numpy_layout(data)
+        if dtype is None or data.dtype.kind not in "biufc":
+            inferred = dtypes.from_jax(data.dtype)  # NumPy's strings and objects are refused, dtype or not
+            dtype = dtype or inferred
+        return _copy_of_ndarray(data, dtype, normalize(device), requires_grad)
+    _sizes(data)  # PyTorch reads the shape before the dtype, so a nested string is that error
+    # the data's own errors come before requires_grad's, which _finish checks
+    return _finish(_from_data(data, dtype or _infer_dtype(data)), normalize(device), requires_grad)
 
 
 def _invalid_data_type(data) -> TypeError:
@@ -170,11 +178,11 @@ _REAL_SCALAR_SET = _PYTHON_SCALAR_SET - {builtins.complex}
 def _scalar_tensor(value, dtype, device, requires_grad: bool) -> Tensor:
     """A 0-dim tensor from the cache of device scalars (arrays are immutable, so sharing one is safe)."""
     dtype = dtype or dtypes.default_for_category(dtypes.scalar_category(value))
-    check_grad_dtype(dtype, requires_grad)
     value = _leaf(value, dtype)
     if dtype.category == dtypes.INTEGER:
         _check_fits([value], dtype)
         value = np.asarray(value).astype(dtype.jax).item()
+    check_grad_dtype(dtype, requires_grad)
     target = normalize(device)
     t = Tensor._wrap(dispatch.scalar_array(value, dtype.jax, target), target)
     if requires_grad:
@@ -201,17 +209,25 @@ def from_numpy(array: np.ndarray) -> Tensor:
     """A CPU tensor sharing `array`'s memory: writes on either side are seen by the other."""
     if not isinstance(array, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {_type_name(array)})")
+    _check_numpy_layout(array)
     dtype = dtypes.from_jax(array.dtype)
-    if builtins.any(s < 0 for s in array.strides):
-        raise ValueError("At least one stride in the given numpy array is negative, and tensors with negative "
-                         "strides are not currently supported. (You can probably work around this by making a copy "
-                         "of your array  with array.copy().) ")
     if builtins.any(s % array.itemsize for s in array.strides):
         raise ValueError("given numpy array strides not a multiple of the element byte size. Copy the numpy array "
                          "to reallocate the memory.")
     strides = _element_strides(array)
     host = array if array.flags.c_contiguous else _flat_buffer(array, strides)
     return Tensor._from_storage(Storage.of_host(host, normalize("cpu"), dtype), array.shape, strides, 0)
+
+
+def _check_numpy_layout(array: np.ndarray) -> None:
+    """What PyTorch's tensor_from_numpy refuses, copying or not."""
+    if builtins.any(s < 0 for s in array.strides):
+        raise ValueError("At least one stride in the given numpy array is negative, and tensors with negative "
+                         "strides are not currently supported. (You can probably work around this by making a copy "
+                         "of your array  with array.copy().) ")
+    if not array.dtype.isnative:
+        raise ValueError("given numpy array has byte order different from the native byte order. Conversion between "
+                         "byte orders is currently not supported.")
 
 
 def _element_strides(array: np.ndarray) -> tuple:
@@ -232,6 +248,7 @@ def _flat_buffer(array: np.ndarray, strides: tuple) -> np.ndarray:
 
 def _copy_of_ndarray(array: np.ndarray, dtype: dtypes.dtype, device: Device, requires_grad: bool) -> Tensor:
     """`torch.tensor(ndarray)`: a copy that keeps a dense array's strides exactly (others become contiguous)."""
+    check_grad_dtype(dtype, requires_grad)
     strides = _element_strides(array)
     if strides == strided.contiguous_strides(array.shape) or not (array.size == 0 or is_dense(array.shape, strides)):
         return _finish(np.array(array, dtype=dtype.jax, order="C"), device, requires_grad)
@@ -267,19 +284,22 @@ def new_shape(size, negative_message: str | None = None, function: str | None = 
     return shape
 
 
-def size_argument(args: tuple, function: str, position: int | None = 1, varargs: bool = True) -> tuple:
-    """PyTorch's parsing of a `tuple of ints size` argument (`args` holds what was passed for it: one sequence, or
-    with `varargs` the ints themselves): ints, NumPy ints and 0-dim integer tensors; anything else is its TypeError."""
+def size_argument(args: tuple, function: str, position: int | None = 1, varargs: bool = True,
+                  name: str = "size") -> tuple:
+    """PyTorch's parsing of a `tuple of ints` argument (`args` holds what was passed for it: one sequence, or with
+    `varargs` the ints themselves): ints, NumPy ints and 0-dim integer tensors; anything else is its TypeError."""
     where = f" (position {position})" if position else ""
+    if varargs and len(args) > 1 and not is_int_argument(args[0]):
+        raise TypeError(f"{function}() takes 1 positional argument but {len(args)} were given")
     if len(args) == 1 and isinstance(args[0], (builtins.tuple, builtins.list)):
         items = args[0]
     elif varargs and builtins.all(is_int_argument(a) for a in args[:1]):
         items = args
     else:
-        raise TypeError(f"{function}(): argument 'size'{where} must be tuple of ints, not {arg_type_name(args[0])}")
+        raise TypeError(f"{function}(): argument '{name}'{where} must be tuple of ints, not {arg_type_name(args[0])}")
     for i, item in enumerate(items):
         if not is_int_argument(item):
-            raise TypeError(f"{function}(): argument 'size' failed to unpack the object at pos {i + 1} with error "
+            raise TypeError(f"{function}(): argument '{name}' failed to unpack the object at pos {i + 1} with error "
                             f'"type must be tuple of ints,but got {arg_type_name(item)}"')
     return tuple(builtins.int(item) for item in items)
 
@@ -315,6 +335,17 @@ def invalid_arguments(function: str, args: tuple, kwargs: dict, signatures: tupl
                       f"of:\n{expected}")
     error.overload_call = (function, args, kwargs, signatures)  # so that a Tensor method can restate it as its own
     return error
+
+
+def dtype_argument(dtype, function: str):
+    """A factory's `dtype` as PyTorch's parser takes it: a torch.dtype, or Python's bool, int, float or complex type
+    for bool, int64, float64 and complex128; nothing else (NumPy types, names) passes."""
+    if dtype is None or isinstance(dtype, dtypes.dtype):
+        return dtype
+    found = _PYTHON_TYPE_DTYPES.get(dtype) if isinstance(dtype, type) else None
+    if found is None:
+        raise TypeError(f"{function}(): argument 'dtype' must be torch.dtype, not {arg_type_name(dtype)}")
+    return found
 
 
 def check_grad_dtype(dtype: dtypes.dtype, requires_grad: bool) -> None:
@@ -356,20 +387,30 @@ def _factory_size(function: str, args: tuple, size) -> tuple:
 def zeros(*args, size=None, dtype=None, device=None, requires_grad: bool = False, out=None, layout=None,
           pin_memory: bool = False) -> Tensor:
     return _filled(new_shape(_factory_size("zeros", args, size), "zeros: Dimension size must be non-negative.",
-                             "zeros"), 0, dtype, device, requires_grad)
+                             "zeros"), 0, dtype_argument(dtype, "zeros"), device, requires_grad)
 
 
 def ones(*args, size=None, dtype=None, device=None, requires_grad: bool = False, out=None, layout=None,
          pin_memory: bool = False) -> Tensor:
-    return _filled(new_shape(_factory_size("ones", args, size), function="ones"), 1, dtype, device, requires_grad)
+    return _filled(new_shape(_factory_size("ones", args, size), function="ones"), 1, dtype_argument(dtype, "ones"),
+                   device, requires_grad)
 
 
 def empty(*args, size=None, dtype=None, device=None, requires_grad: bool = False, out=None, layout=None,
           pin_memory: bool = False, memory_format=None) -> Tensor:
-    return _filled(new_shape(_factory_size("empty", args, size), function="empty"), 0, dtype, device, requires_grad)
+    return _filled(new_shape(_factory_size("empty", args, size), function="empty"), 0, dtype_argument(dtype, "empty"),
+                   device, requires_grad)
 
 
 def full(size, fill_value, *, dtype=None, device=None, requires_grad: bool = False, out=None, layout=None) -> Tensor:
+    if not (isinstance(fill_value, (numbers.Number, np.generic)) or isinstance(fill_value, Tensor) and
+            not fill_value.ndim):  # a 0-dim tensor passes as a Number
+        raise TypeError(f"full(): argument 'fill_value' (position 2) must be Number, not {arg_type_name(fill_value)}")
+    shape = size_argument((size,), "full", varargs=False)
+    return _full(shape, fill_value, dtype_argument(dtype, "full"), device, requires_grad)
+
+
+def _full(size: tuple, fill_value, dtype, device, requires_grad: bool) -> Tensor:
     if isinstance(fill_value, np.bool_):
         fill_value = builtins.float(fill_value)  # PyTorch's Scalar parser reads a NumPy bool as a float
     elif isinstance(fill_value, (Tensor, np.generic)):
@@ -385,7 +426,7 @@ def scalar_tensor(value, *, dtype=None, device=None, requires_grad: bool = False
     """A 0-dim tensor of `value` (the default float dtype unless given), converted as `fill_` writes a number into
     a tensor (checked for overflow, unlike `tensor()`'s conversion): masked_fill's and index_fill's values. Not
     `torch.scalar_tensor`, which rounds half and bfloat16 unchecked: that is `torch_scalar_tensor`."""
-    return full((), value, dtype=dtype or dtypes.get_default_dtype(), device=device, requires_grad=requires_grad)
+    return _full((), value, dtype or dtypes.get_default_dtype(), device, requires_grad)
 
 
 def filled_scalar(value, dtype: dtypes.dtype):
@@ -455,10 +496,12 @@ def written_scalar(value, dtype: dtypes.dtype):
     return filled_scalar(value, dtype)
 
 
-def like(input: Tensor, make: Callable[[tuple], Tensor], requires_grad: bool = False) -> Tensor:
-    """`make(shape)` laid out as `input` is where that is dense (PyTorch's preserve_format), else contiguous."""
+def like(input: Tensor, make: Callable[[tuple], Tensor], requires_grad: bool = False, memory_format=None) -> Tensor:
+    """`make(shape)` laid out as `input` is where that is dense (PyTorch's preserve_format, the default), else (or
+    asked for contiguous_format) contiguous."""
     stride = input._stride
-    if stride == strided.contiguous_strides(input._shape) or not is_dense(input._shape, stride):
+    if memory_format is dtypes.contiguous_format or stride == strided.contiguous_strides(input._shape) or \
+            not is_dense(input._shape, stride):
         made = make(tuple(input._shape))
     else:
         flat = make((input.numel(),))
@@ -466,40 +509,46 @@ def like(input: Tensor, make: Callable[[tuple], Tensor], requires_grad: bool = F
     return made.requires_grad_(True) if requires_grad else made
 
 
-def _filled_like(input: Tensor, value, dtype, device, requires_grad: bool) -> Tensor:
-    dtype = dtype or input.dtype
+def _filled_like(function: str, input: Tensor, value, dtype, device, requires_grad: bool, memory_format) -> Tensor:
+    if not isinstance(input, Tensor):
+        raise TypeError(f"{function}(): argument 'input' (position 1) must be Tensor, not {arg_type_name(input)}")
+    dtype = dtype_argument(dtype, function) or input.dtype
     check_grad_dtype(dtype, requires_grad)
     device = device if device is not None else input.device
-    return like(input, lambda shape: _filled(shape, value, dtype, device, False), requires_grad)
+    return like(input, lambda shape: _filled(shape, value, dtype, device, False), requires_grad, memory_format)
 
 
 def zeros_like(input: Tensor, *, dtype=None, device=None, requires_grad: bool = False, layout=None,
                memory_format=None) -> Tensor:
-    return _filled_like(input, 0, dtype, device, requires_grad)
+    return _filled_like("zeros_like", input, 0, dtype, device, requires_grad, memory_format)
 
 
 def ones_like(input: Tensor, *, dtype=None, device=None, requires_grad: bool = False, layout=None,
               memory_format=None) -> Tensor:
-    return _filled_like(input, 1, dtype, device, requires_grad)
+    return _filled_like("ones_like", input, 1, dtype, device, requires_grad, memory_format)
 
 
 def empty_like(input: Tensor, *, dtype=None, device=None, requires_grad: bool = False, layout=None,
                memory_format=None) -> Tensor:
-    return _filled_like(input, 0, dtype, device, requires_grad)
+    return _filled_like("empty_like", input, 0, dtype, device, requires_grad, memory_format)
 
 
 def full_like(input: Tensor, fill_value, *, dtype=None, device=None, requires_grad: bool = False, layout=None,
               memory_format=None) -> Tensor:
-    return _filled_like(input, fill_value, dtype, device, requires_grad)
+    return _filled_like("full_like", input, fill_value, dtype, device, requires_grad, memory_format)
 
 
 def eye(n: int = _MISSING, m: int | None = None, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     _require("eye", (n,))
+    if not is_int_argument(n):
+        raise TypeError(f"eye(): argument 'n' (position 1) must be int, not {arg_type_name(n)}")
+    if m is not None and not is_int_argument(m):
+        raise invalid_arguments("eye", (n, m), {}, _SIGNATURES["eye"])
     m = n if m is None else m
     for name, size in (("n", n), ("m", m)):
         if size < 0:
             raise RuntimeError(f"{name} must be greater or equal to 0, got {size}")
-    dtype = dtype or dtypes.get_default_dtype()
+    dtype = dtype_argument(dtype, "eye") or dtypes.get_default_dtype()
     return _finish(np.eye(n, m, dtype=_host_dtype(dtype)).astype(dtype.jax), normalize(device), requires_grad)
 
 
@@ -508,6 +557,11 @@ def _host_dtype(dtype: dtypes.dtype):
 
 
 # ----- ranges -------------------------------------------------------------------------------------
+
+def _is_number(value) -> bool:
+    """What PyTorch's parser takes for a Number: Python and NumPy numbers, and 0-dim tensors."""
+    return isinstance(value, (numbers.Number, np.generic)) or isinstance(value, Tensor) and not value.ndim
+
 
 def _number(value):
     return value.item() if isinstance(value, (Tensor, np.generic)) else value
@@ -537,7 +591,12 @@ def _require(function: str, args: tuple) -> None:
 
 def arange(start=_MISSING, end=None, step=1, *, dtype=None, device=None, requires_grad: bool = False, out=None,
            layout=None) -> Tensor:
+    if start is _MISSING and end is not None:  # arange(end=n)
+        start, end = end, None
     _require("arange", (start,))
+    if end is None and not _is_number(start):
+        raise TypeError(f"arange(): argument 'end' (position 1) must be Number, not {arg_type_name(start)}")
+    dtype = dtype_argument(dtype, "arange")
     start, end, step = _number(start), _number(end), _number(step)
     if end is None:
         start, end = 0, start
@@ -560,8 +619,10 @@ def arange(start=_MISSING, end=None, step=1, *, dtype=None, device=None, require
 def linspace(start=_MISSING, end=_MISSING, steps: int = _MISSING, *, dtype=None, device=None,
              requires_grad: bool = False, out=None, layout=None) -> Tensor:
     _require("linspace", (start, end, steps))
+    if not is_int_argument(steps):
+        raise invalid_arguments("linspace", (start, end, steps), {}, _SIGNATURES["linspace"])
     start, end = _number(start), _number(end)
-    dtype = dtype or _range_dtype(start, end)
+    dtype = dtype_argument(dtype, "linspace") or _range_dtype(start, end)
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
     start, end = dtypes.checked_scalar(start, dtype), dtypes.checked_scalar(end, dtype)
@@ -627,8 +688,10 @@ def _symmetric_linspace(start, end, steps: int) -> np.ndarray:
 def logspace(start=_MISSING, end=_MISSING, steps: int = _MISSING, base: float = 10.0, *, dtype=None, device=None,
              requires_grad: bool = False) -> Tensor:
     _require("logspace", (start, end, steps))
+    if not is_int_argument(steps):
+        raise invalid_arguments("logspace", (start, end, steps), {}, _SIGNATURES["logspace"])
     start, end = _number(start), _number(end)
-    dtype = dtype or _range_dtype(start, end)
+    dtype = dtype_argument(dtype, "logspace") or _range_dtype(start, end)
     start, end = dtypes.checked_scalar(start, dtype), dtypes.checked_scalar(end, dtype)
     if dtype.category <= dtypes.INTEGER:
         start, end = _truncated(start), _truncated(end)  # PyTorch converts the ends to the integer dtype first
@@ -692,6 +755,10 @@ def to(t: Tensor, *args, **kwargs) -> Tensor:
         from .functions import to_dtype
 
         result = to_dtype(result, dtype)
+    if result is not t and kwargs.get("memory_format") is dtypes.contiguous_format and not result.is_contiguous():
+        from .functions import contiguous
+
+        result = contiguous(result)
     if copy and result is t:
         result = dispatch.apply(shape_ops.CLONE, (t,))
     return result

@@ -186,6 +186,7 @@ def getitem(t: Tensor, key) -> Tensor:
     if not indices:
         return viewed if viewed is not t else views.alias(t)
     spec, arrays = _advanced_spec(viewed, indices)
+    _check_bounds(viewed, spec, arrays)
     return dispatch.apply(shape_ops.index_op(len(arrays)), (viewed, *arrays), (("spec", spec),))
 
 
@@ -194,7 +195,8 @@ _WHOLE_DIM = ("slice", None, None, None)
 
 def _advanced_spec(t: Tensor, indices: list) -> tuple:
     """The static description of an advanced index of `t` by (dim, index tensor) pairs, and its index arrays (masks
-    turned into indices): 'i' where an index array applies, a whole-dim slice between them."""
+    turned into indices): 'i' where an index array applies, a whole-dim slice between them. Their bounds are left
+    to `_check_bounds`: PyTorch's kernel checks them after the shapes (and, writing, the value)."""
     if indices:
         at, last = indices[-1]
         used = at + _consumed_dims(last)
@@ -212,7 +214,6 @@ def _advanced_spec(t: Tensor, indices: list) -> tuple:
             arrays.extend(found)
             dim = at + part.ndim
             continue
-        _check_bounds(part, t._shape[at], len(arrays))
         spec.append("i")
         arrays.append(part)
         dim = at + 1
@@ -243,14 +244,16 @@ def _check_mask_shape(shape: tuple, mask: Tensor, at: int) -> None:
                              f"the indexed tensor {_dims(shape)} at index {at + i}")
 
 
-def _check_bounds(index: Tensor, size: int, ordinal: int) -> None:
+def _check_bounds(t: Tensor, spec: tuple, arrays: list) -> None:
     """JAX would clamp: refuse as PyTorch does, naming the index tensor's place among the advanced indices."""
-    if index.numel() == 0:
-        return
-    values = np.asarray(index._value())
-    bad = values[(values < -size) | (values >= size)]
-    if bad.size:
-        raise IndexError(f"index {bad.reshape(-1)[0]} is out of bounds for dimension {ordinal} with size {size}")
+    sizes = [size for part, size in zip(spec, t._shape) if part == "i"]
+    for ordinal, (index, size) in enumerate(zip(arrays, sizes)):
+        if index.numel() == 0:
+            continue
+        values = np.asarray(index._value())
+        bad = values[(values < -size) | (values >= size)]
+        if bad.size:
+            raise IndexError(f"index {bad.reshape(-1)[0]} is out of bounds for dimension {ordinal} with size {size}")
 
 
 def _check_broadcastable(arrays: list) -> None:
@@ -280,6 +283,9 @@ def _indexed_shape(t: Tensor, spec: tuple, arrays: list) -> tuple:
 def setitem(t: Tensor, key, value) -> None:
     value = _assigned_value(t, value)
     if key is False:
+        return
+    if key is True:  # PyTorch's set_item takes a lone True as None: a view, so the value is cast, not refused
+        _copy_to(views.unsqueeze(t, 0), value)
         return
     target, indices = _apply_views(t, _normalize_parts(t, _normalize_key(key), not isinstance(key, tuple)),
                                    keep_full_slice=False)
@@ -333,14 +339,16 @@ def _without_leading_ones(shape: tuple) -> tuple:
     return tuple(shape[first:])
 
 
-def index_put_spec(t: Tensor, spec: tuple, arrays: list, value, accumulate: bool, inplace: bool = True) -> Tensor:
-    """`t[spec] = value` (or `+=` with accumulate), into t or, not in place, into a new tensor."""
+def index_put_spec(t: Tensor, spec: tuple, arrays: list, value, accumulate: bool, inplace: bool = True,
+                   strip: bool = True) -> Tensor:
+    """`t[spec] = value` (or `+=` with accumulate), into t or, not in place, into a new tensor. Assignment `strip`s
+    the value's leading size-1 dims first (PyTorch's slicePrefix1sSize); index_put itself does not."""
     from .factories import tensor
 
     if not isinstance(value, Tensor):
         value = tensor(value, dtype=t.dtype, device=t.device)
     indexed = _indexed_shape(t, spec, arrays)
-    stripped = _without_leading_ones(value._shape)
+    stripped = _without_leading_ones(value._shape) if strip else value._shape
     if not _broadcasts(stripped, indexed):  # checked before the dtypes, as PyTorch does
         raise RuntimeError(f"shape mismatch: value tensor of shape {_dims(value._shape)} cannot be broadcast to "
                            f"indexing result of shape {_dims(indexed)}")
@@ -348,6 +356,7 @@ def index_put_spec(t: Tensor, spec: tuple, arrays: list, value, accumulate: bool
         raise RuntimeError(f"Index put requires the source and destination dtypes match, got "
                            f"{_scalar_name(t.dtype)} for the destination and {_scalar_name(value.dtype)} for the "
                            "source.")
+    _check_bounds(t, spec, arrays)
     if stripped != value._shape:
         value = views.reshape(value, stripped)
     op, static = shape_ops.index_put_op(len(arrays)), (("accumulate", accumulate), ("spec", spec))
@@ -364,20 +373,25 @@ def _broadcasts(shape: tuple, target: tuple) -> bool:
     return len(shape) <= len(target) and all(s in (1, t) for s, t in zip(reversed(shape), reversed(target)))
 
 
-def index_put_(t: Tensor, indices: tuple, values: Tensor, accumulate: bool = False) -> Tensor:
-    placed = _placed(indices)
-    spec, arrays = _advanced_spec(t, placed)
-    if not accumulate:
-        values = _masked_fill_value(t, placed, values)
-    return index_put_spec(t, spec, arrays, values, accumulate)
+def _index_put(name: str, inplace: bool):
+    def run(t: Tensor, indices: tuple, values: Tensor, accumulate: bool = False) -> Tensor:
+        if not isinstance(indices, (tuple, list)):
+            raise TypeError(f"{name}(): argument 'indices' (position 2) must be tuple of Tensors, not "
+                            f"{type(indices).__name__}")
+        if not isinstance(values, Tensor):
+            raise TypeError(f"{name}(): argument 'values' (position 3) must be Tensor, not {type(values).__name__}")
+        placed = _placed(indices)
+        spec, arrays = _advanced_spec(t, placed)
+        if not accumulate:
+            values = _masked_fill_value(t, placed, values)
+        return index_put_spec(t, spec, arrays, values, accumulate, inplace=inplace, strip=False)
+
+    run.__name__ = name
+    return run
 
 
-def index_put(t: Tensor, indices: tuple, values: Tensor, accumulate: bool = False) -> Tensor:
-    placed = _placed(indices)
-    spec, arrays = _advanced_spec(t, placed)
-    if not accumulate:
-        values = _masked_fill_value(t, placed, values)
-    return index_put_spec(t, spec, arrays, values, accumulate, inplace=False)
+index_put_ = _index_put("index_put_", inplace=True)
+index_put = _index_put("index_put", inplace=False)
 
 
 def _masked_fill_value(t: Tensor, indices: list, value):

@@ -177,8 +177,11 @@ def _cast(dtype):
 
 
 def _new_factory(fn):
+    name = f"new_{fn.__name__}"
+
     def method(self, *size, dtype=None, device=None, requires_grad=False, **kwargs):
-        return fn(*size, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
+        shape = factories.new_shape(size, function=name)  # refused in the method's own name, as PyTorch does
+        return fn(shape, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
 
     return method
 
@@ -381,8 +384,7 @@ _EXTRA = {
     "pin_memory": _pin_memory, "is_pinned": lambda self, device=None: False, "share_memory_": lambda self: self,
     "to_dense": lambda self, dtype=None, *, masked_grad=None: self if dtype is None else self.to(dtype),
     "__getitem__": indexing.getitem, "__setitem__": indexing.setitem,
-    "T": property(views.T), "mT": property(views.mT), "H": property(lambda self: views.T(self).conj()),
-    "mH": property(lambda self: views.mT(self).conj()),
+    "T": property(views.T), "mT": property(views.mT), "H": property(views.H), "mH": property(views.mH),
     "resize_": _resize_, "resize_as_": lambda self, other, memory_format=None: _resize_(self, other.shape),
     "set_": _set_, "as_subclass": _as_subclass, "storage_type": _storage_type,
     "output_nr": property(lambda self: self._output_nr), "const_data_ptr": Tensor.data_ptr,

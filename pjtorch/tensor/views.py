@@ -255,10 +255,52 @@ def shape_args(args) -> tuple:
     return tuple(int(a) for a in args)
 
 
-def view(t: Tensor, *shape) -> Tensor:
-    if len(shape) == 1 and not isinstance(shape[0], (int, tuple, list)) and hasattr(shape[0], "jax"):
-        return view_dtype(t, shape[0])
-    new_shape = infer_size(shape_args(shape), t.numel())
+def int_tuple(args: tuple, function: str, name: str) -> tuple:
+    """A `tuple of ints` parameter as PyTorch's parser takes it, as ints or as one sequence, with its errors (the
+    position counted as a function's: a method's wrapper restates it as its own)."""
+    from .factories import size_argument
+
+    if not args:
+        raise TypeError(f'{function}() missing 1 required positional arguments: "{name}"')
+    return size_argument(args, function, position=2, name=name)
+
+
+def int_argument(value, function: str, name: str, position: int) -> int:
+    """An `int` parameter as PyTorch's parser takes it (not a bool, a float or None), its position counted as a
+    function's."""
+    from .factories import arg_type_name, is_int_argument
+
+    if not is_int_argument(value):
+        raise TypeError(f"{function}(): argument '{name}' (position {position}) must be int, not {arg_type_name(value)}")
+    return int(value)
+
+
+def _one_keyword(function: str, args: tuple, name: str, value) -> tuple:
+    """The arguments with a parameter given by keyword instead."""
+    if value is None:
+        return args
+    if args:
+        raise TypeError(f"{function}() got multiple values for argument '{name}'")
+    return (value,)
+
+
+_VIEW_SIGNATURES = ("torch.dtype dtype", "tuple of ints size")
+
+
+def view(t: Tensor, *args, **kwargs) -> Tensor:
+    """`view(dtype)` or `view(*size)`, PyTorch's two overloads, told apart (and refused) as its parser does."""
+    from .factories import arg_type_name, invalid_arguments, is_int_argument
+
+    if len(kwargs) == 1 and not args and next(iter(kwargs)) in ("size", "dtype"):
+        args, kwargs = tuple(kwargs.values()), {}
+    if kwargs or not args or len(args) > 1 and not is_int_argument(args[0]):
+        raise invalid_arguments("view", args, kwargs, _VIEW_SIGNATURES)
+    if len(args) == 1 and isinstance(args[0], dtypes.dtype):
+        return view_dtype(t, args[0])
+    if len(args) == 1 and not isinstance(args[0], (tuple, list)) and not is_int_argument(args[0]):
+        why = f"didn't match because some of the arguments have invalid types: (!{arg_type_name(args[0])}!)"
+        raise invalid_arguments("view", args, {}, tuple((signature, why) for signature in _VIEW_SIGNATURES))
+    new_shape = infer_size(int_tuple(args, "view", "size"), t.numel())
     return make_view(t, _view_layout, "ViewBackward0", new_shape)
 
 
@@ -346,21 +388,22 @@ def _check_dtype_view(t: Tensor, dtype) -> None:
     what = f"to view {SCALAR_NAMES[t.dtype.jax]} as {SCALAR_NAMES[dtype.jax]} (different element sizes)"
     if t.ndim == 0:
         raise RuntimeError(f"self.dim() cannot be 0 {what}")
-    if t._stride[-1] != 1:
-        raise RuntimeError(f"self.stride(-1) must be 1 {what}, but got {t._stride[-1]}")
     ratio = dtype.itemsize // t.dtype.itemsize
-    if ratio > 1:
+    if ratio > 1:  # growing elements: PyTorch checks the size and offset before the last stride
         if t._shape[-1] % ratio:
             raise RuntimeError(f"self.size(-1) must be divisible by {ratio} {what}, but got {t._shape[-1]}")
         if t._offset % ratio:
             raise RuntimeError(f"self.storage_offset() must be divisible by {ratio} {what}, but got {t._offset}")
+    if t._stride[-1] != 1:
+        raise RuntimeError(f"self.stride(-1) must be 1 {what}, but got {t._stride[-1]}")
+    if ratio > 1:
         for i, step in enumerate(t._stride[:-1]):
             if step % ratio:
                 raise RuntimeError(f"self.stride({i}) must be divisible by {ratio} {what}, but got {step}")
 
 
-def reshape(t: Tensor, *shape) -> Tensor:
-    new_shape = infer_size(shape_args(shape), t.numel())
+def reshape(t: Tensor, *args, shape=None) -> Tensor:
+    new_shape = infer_size(int_tuple(_one_keyword("reshape", args, "shape", shape), "reshape", "shape"), t.numel())
     if view_strides(tuple(t._shape), t._stride, new_shape) is not None:
         return make_view(t, _view_layout, "ViewBackward0", new_shape)
     from . import functions
@@ -392,6 +435,8 @@ def reshape_as(t: Tensor, other: Tensor) -> Tensor:
 
 
 def flatten(t: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
+    start_dim = int_argument(start_dim, "flatten", "start_dim", 2)
+    end_dim = int_argument(end_dim, "flatten", "end_dim", 3)
     start, end = wrap_dim(start_dim, t.ndim), wrap_dim(end_dim, t.ndim)
     if t.ndim == 0:
         return reshape(t, 1)
@@ -404,8 +449,10 @@ def flatten(t: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
 
 
 def unflatten(t: Tensor, dim: int, sizes) -> Tensor:
+    from .factories import size_argument
+
     dim = wrap_dim(dim, t.ndim)
-    sizes = tuple(int(s) for s in sizes)
+    sizes = size_argument((sizes,), "unflatten", position=3, varargs=False, name="sizes")
     if not sizes:
         raise RuntimeError("unflatten: sizes must be non-empty")
     known, size = math.prod(s for s in sizes if s != -1), t._shape[dim]
@@ -417,10 +464,8 @@ def unflatten(t: Tensor, dim: int, sizes) -> Tensor:
     return view(t, t._shape[:dim] + tuple(sizes) + t._shape[dim + 1:])
 
 
-def permute(t: Tensor, *dims) -> Tensor:
-    if not dims:
-        raise TypeError('permute() missing 1 required positional arguments: "dims"')
-    dims = shape_args(dims)
+def permute(t: Tensor, *args, dims=None) -> Tensor:
+    dims = int_tuple(_one_keyword("permute", args, "dims", dims), "permute", "dims")
     if len(dims) != t.ndim:
         raise RuntimeError(f"permute(sparse_coo): number of dimensions in the tensor input does not match the "
                            f"length of the desired ordering of dimensions i.e. input.dim() = {t.ndim} is not equal "
@@ -432,6 +477,7 @@ def permute(t: Tensor, *dims) -> Tensor:
 
 
 def transpose(t: Tensor, dim0: int, dim1: int) -> Tensor:
+    dim0, dim1 = int_argument(dim0, "transpose", "dim0", 2), int_argument(dim1, "transpose", "dim1", 3)
     if t.ndim == 0:
         wrap_dim(dim0, 0), wrap_dim(dim1, 0)
         return make_view(t, _permute_layout, "TransposeBackward0", ())
@@ -447,12 +493,25 @@ def t_(t: Tensor) -> Tensor:
     return make_view(t, _permute_layout, "TBackward0", tuple(reversed(range(t.ndim))))
 
 
+_TENSOR_SHAPE_CPP = "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/TensorShape.cpp:{}.)"
 T_DEPRECATION = ("The use of `x.T` on tensors of dimension other than 2 to reverse their shape is deprecated and it "
                  "will throw an error in a future release. Consider `x.mT` to transpose batches of matrices or "
-                 "`x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a tensor. (Triggered "
-                 "internally at /__w/pytorch/pytorch/aten/src/ATen/native/TensorShape.cpp:4314.)")
-MT_ZERO_DIM_DEPRECATION = ("Tensor.mT is deprecated on 0-D tensors. This function is the identity in these cases. "
-                           "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/TensorShape.cpp:4373.)")
+                 "`x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a tensor. "
+                 + _TENSOR_SHAPE_CPP.format(4314))
+_ZERO_DIM_DEPRECATIONS = {
+    "H": "Tensor.H is deprecated on 0-D tensors. Consider using x.conj(). " + _TENSOR_SHAPE_CPP.format(4335),
+    "mT": "Tensor.mT is deprecated on 0-D tensors. This function is the identity in these cases. "
+          + _TENSOR_SHAPE_CPP.format(4373),
+    "mH": "Tensor.mH is deprecated on 0-D tensors. Consider using x.conj(). " + _TENSOR_SHAPE_CPP.format(4382),
+}
+_warned: set = set()
+
+
+def _warn_once(message: str) -> None:
+    """PyTorch's TORCH_WARN_ONCE: each of these deprecations is shown once per process."""
+    if message not in _warned:
+        _warned.add(message)
+        warnings.warn(message, UserWarning, stacklevel=user_stacklevel())
 
 
 def T(t: Tensor) -> Tensor:
@@ -461,21 +520,34 @@ def T(t: Tensor) -> Tensor:
     return make_view(t, _permute_layout, "PermuteBackward0", tuple(reversed(range(t.ndim))))
 
 
-_mT_zero_dim_warned = False
-
-
 def mT(t: Tensor) -> Tensor:
-    """Batched matrix transpose; a 0-D tensor is returned itself, with a deprecation warning PyTorch gives once
-    per process."""
-    global _mT_zero_dim_warned
+    """Batched matrix transpose; a 0-D tensor is returned itself."""
     if t.ndim == 0:
-        if not _mT_zero_dim_warned:
-            _mT_zero_dim_warned = True
-            warnings.warn(MT_ZERO_DIM_DEPRECATION, UserWarning, stacklevel=user_stacklevel())
+        _warn_once(_ZERO_DIM_DEPRECATIONS["mT"])
         return t
     if t.ndim < 2:
         raise RuntimeError(f"tensor.mT is only supported on matrices or batches of matrices. Got {t.ndim}-D tensor.")
     return transpose(t, -2, -1)
+
+
+def H(t: Tensor) -> Tensor:
+    """Conjugate transpose of a matrix; PyTorch refuses batches here (they are mH's)."""
+    if t.ndim == 0:
+        _warn_once(_ZERO_DIM_DEPRECATIONS["H"])
+        return t.conj()
+    if t.ndim != 2:
+        hint = " For batches of matrices, consider using tensor.mH" if t.ndim > 2 else ""
+        raise RuntimeError(f"tensor.H is only supported on matrices (2-D tensors). Got {t.ndim}-D tensor.{hint}")
+    return transpose(t, -2, -1).conj()
+
+
+def mH(t: Tensor) -> Tensor:
+    if t.ndim == 0:
+        _warn_once(_ZERO_DIM_DEPRECATIONS["mH"])
+        return t.conj()
+    if t.ndim < 2:
+        raise RuntimeError(f"tensor.mH is only supported on matrices or batches of matrices. Got {t.ndim}-D tensor.")
+    return transpose(t, -2, -1).conj()
 
 
 def movedim(t: Tensor, source, destination) -> Tensor:
@@ -514,16 +586,17 @@ def squeeze(t: Tensor, dim=None) -> Tensor:
 
 @_taking_numpy_names
 def unsqueeze(t: Tensor, dim: int) -> Tensor:
+    dim = int_argument(dim, "unsqueeze", "dim", 2)
     return make_view(t, _unsqueeze_layout, "UnsqueezeBackward0", wrap_dim(dim, t.ndim + 1))
 
 
 @_taking_numpy_names
 def select(t: Tensor, dim: int, index: int) -> Tensor:
+    dim, index = int_argument(dim, "select", "dim", 2), int_argument(index, "select", "index", 3)
     if t.ndim == 0:
         raise IndexError("select() cannot be applied to a 0-dim tensor.")
     dim = wrap_dim(dim, t.ndim)
     size = t._shape[dim]
-    index = int(index)
     if not -size <= index < size:
         raise IndexError(f"select(): index {index} out of range for tensor of size [{', '.join(map(str, t._shape))}] "
                          f"at dimension {dim}")
@@ -567,10 +640,8 @@ def _type_string(t: Tensor) -> str:
     return t.type()
 
 
-def expand(t: Tensor, *sizes) -> Tensor:
-    if not sizes:
-        raise TypeError('expand() missing 1 required positional arguments: "size"')
-    sizes = shape_args(sizes)
+def expand(t: Tensor, *args, size=None, implicit: bool = False) -> Tensor:
+    sizes = int_tuple(_one_keyword("expand", args, "size", size), "expand", "size")
     if len(sizes) < t.ndim:
         raise RuntimeError(f"expand({_type_string(t)}{{[{', '.join(map(str, t._shape))}]}}, size=[{', '.join(map(str, sizes))}"
                            f"]): the number of sizes provided ({len(sizes)}) must be greater or equal to the number "
@@ -673,7 +744,7 @@ def unbind(t: Tensor, dim: int = 0) -> tuple:
 def split(t: Tensor, split_size_or_sections, dim: int = 0) -> tuple:
     if t.ndim == 0:
         raise RuntimeError("split expects at least a 1-dimensional tensor")
-    dim = wrap_dim(dim, t.ndim)
+    given_dim, dim = dim, wrap_dim(dim, t.ndim)
     size = t._shape[dim]
     if isinstance(split_size_or_sections, int):
         step = split_size_or_sections
@@ -687,7 +758,7 @@ def split(t: Tensor, split_size_or_sections, dim: int = 0) -> tuple:
         sections = [int(s) for s in split_size_or_sections]
         if sum(sections) != size:
             raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {size} (input tensor's size "
-                               f"at dimension {dim}), but got split_sizes={sections}")
+                               f"at dimension {given_dim}), but got split_sizes={sections}")
         starts = [sum(sections[:i]) for i in range(len(sections))]
         bounds = [(start, start + s) for start, s in zip(starts, sections)]
         name = "SplitWithSizesBackward0"
