@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import pjtorch
-from tests.tensor_oracle import _printed, reference, same_output
+from tests.tensor_oracle import _printed, reference, same, same_output
 
 
 def draws(lib, seed: int, calls) -> list:
@@ -237,3 +237,18 @@ z = torch.linspace(-1, 1, 5)
 torch.nn.functional.rrelu_(z, training=True)
 print(z, torch.nn.functional.rrelu(torch.linspace(-1, 1, 5)), torch.rand(2))
 """)
+
+
+@pytest.mark.parametrize("case", [
+    lambda m: m.randn(2, dtype=float), lambda m: m.rand(3, dtype=float), lambda m: m.randint(0, 5, (2,), dtype=int),
+    lambda m: m.randperm(4, dtype=float), lambda m: m.randn(2, dtype="float32"), lambda m: m.rand(2, 2, dtype=3),
+    lambda m: m.randint(0, 5, (2,), dtype="x"), lambda m: m.randint(5, (2,), dtype="x"),
+    lambda m: m.randperm(3, dtype="x"),
+    lambda m: m.rand_like(m.zeros(4, 3).t(), memory_format=m.contiguous_format).stride(),
+    lambda m: m.randn_like(m.zeros(4, 3).t()).stride()])
+def test_sampling_factories_read_dtype_and_memory_format_as_pytorch(case):
+    """Python's float/int are float64/int64; anything else is the parser's invalid-combination error."""
+    def seeded(m):
+        m.manual_seed(3)
+        return case(m)
+    same(seeded)

@@ -16,8 +16,8 @@ import numpy as np
 from . import dtypes, rng
 from .device import normalize, put_fresh
 from .tensor import Tensor
-from .factories import (arg_type_name, check_grad_dtype, invalid_arguments, is_int_argument, like, new_shape,
-                        size_argument)
+from .factories import (arg_type_name, check_grad_dtype, dtype_argument, invalid_arguments, is_int_argument, like,
+                        new_shape, size_argument)
 
 _DEFAULT_SEED = 67280421310721
 
@@ -159,10 +159,17 @@ _RANDINT_SIGNATURES = tuple(f"{head}tuple of ints size, *, {tail}" for head in (
 _FACTORY_KEYWORDS = frozenset({"generator", "dtype", "device", "requires_grad", "out", "layout", "pin_memory"})
 
 
-def _sampling_options(function: str, options: dict) -> dict:
+def _sampling_options(function: str, options: dict, args: tuple, signatures: tuple) -> dict:
+    """The keyword options checked, `dtype` as the parser reads it (Python's float is float64); a dtype no overload
+    takes is the invalid-combination error over `args` and `options`."""
     for key in options:
         if key not in _FACTORY_KEYWORDS:
             raise TypeError(f"{function}() got an unexpected keyword argument '{key}'")
+    if "dtype" in options:
+        try:
+            options["dtype"] = dtype_argument(options["dtype"], function)
+        except TypeError:
+            raise invalid_arguments(function, args, options, signatures) from None
     return options
 
 
@@ -192,7 +199,7 @@ def rand(*size, **options) -> Tensor:
     """rand(*size, generator=None, dtype=None, device=None, requires_grad=False, out=None, layout=None,
     pin_memory=False), or rand(size=...)."""
     shape = new_shape((_drawn_size("rand", size, options),))
-    options = _sampling_options("rand", options)
+    options = _sampling_options("rand", options, size, _SIZE_SIGNATURES)
     return sample("uniform", shape, _float_dtype(options.get("dtype"), "check_uniform_bounds"), options.get("device"),
                   options.get("generator"), requires_grad=options.get("requires_grad", False))
 
@@ -201,7 +208,7 @@ def randn(*size, **options) -> Tensor:
     """randn(*size, generator=None, dtype=None, device=None, requires_grad=False, out=None, layout=None,
     pin_memory=False), or randn(size=...)."""
     shape = new_shape((_drawn_size("randn", size, options),))
-    options = _sampling_options("randn", options)
+    options = _sampling_options("randn", options, size, _SIZE_SIGNATURES)
     return sample("normal", shape, _float_dtype(options.get("dtype"), "normal_kernel_cpu"), options.get("device"),
                   options.get("generator"), requires_grad=options.get("requires_grad", False))
 
@@ -236,7 +243,7 @@ def randint(*args, **options) -> Tensor:
         if given == 2:
             raise
         raise invalid_arguments("randint", args, options, _RANDINT_SIGNATURES) from None
-    options = _sampling_options("randint", extra)
+    options = _sampling_options("randint", extra, args, _RANDINT_SIGNATURES)
     low, high = builtins.int(low), builtins.int(high)
     if low >= high:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
@@ -272,7 +279,11 @@ def randperm(n=_NOTHING, *, generator=None, dtype=None, device=None, requires_gr
              layout=None, pin_memory: bool = False) -> Tensor:
     if n is _NOTHING:
         raise invalid_arguments("randperm", (), {}, _RANDPERM_SIGNATURES)
-    return sample("permutation", new_shape((n,)), dtype or dtypes.int64, device, generator, (), requires_grad)
+    try:
+        dtype = dtype_argument(dtype, "randperm") or dtypes.int64
+    except TypeError:
+        raise invalid_arguments("randperm", (n,), {"dtype": dtype}, _RANDPERM_SIGNATURES) from None
+    return sample("permutation", new_shape((n,)), dtype, device, generator, (), requires_grad)
 
 
 def rand_like(input: Tensor = _NOTHING, *, generator=None, dtype=None, device=None, requires_grad: bool = False,
@@ -280,7 +291,8 @@ def rand_like(input: Tensor = _NOTHING, *, generator=None, dtype=None, device=No
     if input is _NOTHING:
         raise invalid_arguments("rand_like", (), {}, _LIKE_SIGNATURES)
     dtype, device = dtype or input.dtype, device or input.device
-    return like(input, lambda shape: rand(shape, generator=generator, dtype=dtype, device=device), requires_grad)
+    return like(input, lambda shape: rand(shape, generator=generator, dtype=dtype, device=device), requires_grad,
+                memory_format)
 
 
 def randn_like(input: Tensor = _NOTHING, *, generator=None, dtype=None, device=None, requires_grad: bool = False,
@@ -288,7 +300,8 @@ def randn_like(input: Tensor = _NOTHING, *, generator=None, dtype=None, device=N
     if input is _NOTHING:
         raise invalid_arguments("randn_like", (), {}, _LIKE_SIGNATURES)
     dtype, device = dtype or input.dtype, device or input.device
-    return like(input, lambda shape: randn(shape, generator=generator, dtype=dtype, device=device), requires_grad)
+    return like(input, lambda shape: randn(shape, generator=generator, dtype=dtype, device=device), requires_grad,
+                memory_format)
 
 
 def randint_like(input: Tensor, low=0, high=None, *, dtype=None, device=None) -> Tensor:
