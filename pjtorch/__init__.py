@@ -109,6 +109,7 @@ from .func import vmap  # noqa: E402
 from .linalg import det, matrix_power  # noqa: E402
 from .linalg import inv as inverse  # noqa: E402
 from .tensor.return_types import make_return as _make_return  # noqa: E402
+from .tensor import return_types  # noqa: E402
 
 
 def pinverse(input: Tensor, rcond: float = 1e-15) -> Tensor:

@@ -229,7 +229,7 @@ def _read_views(inputs: Sequence, arrays: list, lazily: bool, device) -> None:
             if lazily:
                 offset = scalar_array(x._offset, np.int64, device)
                 read = deferred.defer(strided.read_kernel(x._shape, x._stride), (x._storage.lazy_array, offset),
-                                      x._shape, x._storage.dtype.jax)
+                                      x._shape, x._storage.dtype.jax, not grad_mode.STATE.enabled)
             arrays[i] = x._value() if read is None else read
 
 
@@ -242,7 +242,7 @@ def _put_scalars_on_device(inputs: Sequence, arrays: list, cast, device) -> None
 def _apply_unrecorded(decision: Decision, arrays: list, device) -> Tensor:
     """Under no_grad a result is left for its first read, which computes it with the other pending values."""
     shape, stride = decision.layout
-    result = deferred.defer(decision.kernel, arrays, shape, decision.dtype.jax)
+    result = deferred.defer(decision.kernel, arrays, shape, decision.dtype.jax, unrecorded=True)
     if result is None:
         return Tensor._wrap_layout(decision.kernel.jit(*deferred.concrete_all(arrays)), device, decision.dtype,
                                    shape, stride)
@@ -638,7 +638,7 @@ class _InplaceKernel:
         lazily = not grad_mode.STATE.enabled
         arrays = [(x._storage.lazy_array if lazily else x._value()) if isinstance(x, Tensor)
                   else scalar_array(x, cast, device) for x, cast in zip((target, *others), self.scalar_casts)]
-        value = deferred.defer(self.kernel, arrays, target._shape, storage.dtype.jax) if lazily else None
+        value = deferred.defer(self.kernel, arrays, target._shape, storage.dtype.jax, True) if lazily else None
         storage.replace(self.kernel.jit(*deferred.concrete_all(arrays)) if value is None else value)
         return target
 

@@ -357,3 +357,13 @@ def test_an_optimizer_step_is_a_pending_write_computed_by_the_next_backward(opti
     for a, b in zip(ours[1], theirs[1]):
         np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
     assert all(pending[-3:])  # loss.item() came from the backward; the update waits for the next one
+
+
+def test_a_recorded_value_read_before_backward_rounds_as_the_eager_call():
+    """Reading a recorded chain computes it op by op (a compiled program may fuse the bias add into the matmul and
+    round differently), so repeated calls give the first, eager call's values bit for bit."""
+    pt.manual_seed(0)
+    layer = pt.nn.Linear(7, 5)
+    x = pt.randn(3, 7)
+    values = [pt.nn.functional.linear(x, layer.weight, layer.bias).tolist() for _ in range(6)]
+    assert all(v == values[0] for v in values)

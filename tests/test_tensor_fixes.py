@@ -211,3 +211,16 @@ print(x.grad)
 
 def test_an_accumulators_post_hooks_see_no_inputs_and_the_gradient_it_took():
     same_output(ACCUMULATOR_HOOKS)
+
+
+RETURN_TYPES = '''
+x = torch.tensor([[1., 5.], [3., 2.]])
+print(isinstance(x.max(1), torch.return_types.max), isinstance(torch.sort(x), torch.return_types.max))
+print(isinstance(torch.aminmax(x), torch.return_types.aminmax), torch.return_types.topk.n_fields)
+print(isinstance(torch.linalg.slogdet(x), torch.return_types.linalg_slogdet), torch.return_types.max.__module__)
+print(torch.return_types.max((torch.tensor(1.), torch.tensor(0))))
+'''
+
+
+def test_return_types_are_reachable_and_built_from_one_sequence():
+    same_output(RETURN_TYPES)

@@ -34,9 +34,9 @@ def _NO_OWNER():
 
 
 class Deferred:
-    __slots__ = ("kernel", "inputs", "array", "shape", "dtype", "depth", "serial", "owner", "write")
+    __slots__ = ("kernel", "inputs", "array", "shape", "dtype", "depth", "serial", "owner", "write", "unrecorded")
 
-    def __init__(self, kernel, inputs: tuple, shape: tuple, dtype, depth: int) -> None:
+    def __init__(self, kernel, inputs: tuple, shape: tuple, dtype, depth: int, unrecorded: bool) -> None:
         self.kernel = kernel
         self.inputs = inputs
         self.array = None
@@ -46,6 +46,7 @@ class Deferred:
         self.serial = next(_SERIALS)
         self.owner = _NO_OWNER
         self.write = False
+        self.unrecorded = unrecorded  # made under no_grad: PyTorch's eager rounding is not promised
 
     def wanted(self) -> bool:
         """Whether a storage still holds this value (an in-place change may have replaced it): a computation
@@ -82,16 +83,16 @@ def concrete_all(arrays: Sequence) -> list:
     return [a.array if type(a) is Deferred else a for a in arrays]
 
 
-def defer(kernel, arrays: Sequence, shape: tuple, dtype):
+def defer(kernel, arrays: Sequence, shape: tuple, dtype, unrecorded: bool = False):
     """A Deferred for `kernel(*arrays)`, whose result has this shape and dtype (known from an earlier call of the
-    same signature), or None where a chain would grow past MAX_DEPTH."""
+    same signature), or None where a chain would grow past MAX_DEPTH. (`unrecorded`: made under no_grad.)"""
     depth = 0
     for a in arrays:
         if type(a) is Deferred and a.array is None and a.depth > depth:
             depth = a.depth
     if depth >= MAX_DEPTH:
         return None
-    return Deferred(kernel, tuple(arrays), shape, dtype, depth + 1)
+    return Deferred(kernel, tuple(arrays), shape, dtype, depth + 1, unrecorded)
 
 
 class _Output:
@@ -107,14 +108,15 @@ _OUTPUT_KERNELS: dict = {}
 
 
 def defer_outputs(kernel, arrays: Sequence, metas: Sequence) -> list | None:
-    """Deferreds for the outputs of a multi-output `kernel(*arrays)`, each (shape, dtype) of `metas` (as `defer`)."""
-    call = defer(kernel, arrays, None, None)
+    """Deferreds for the outputs of a multi-output `kernel(*arrays)` made under no_grad, each (shape, dtype) of
+    `metas` (as `defer`)."""
+    call = defer(kernel, arrays, None, None, unrecorded=True)
     if call is None:
         return None
     outputs = []
     for i, (shape, dtype) in enumerate(metas):
         output_kernel = _OUTPUT_KERNELS.get(i) or _OUTPUT_KERNELS.setdefault(i, _Output(i))
-        outputs.append(Deferred(output_kernel, (call,), shape, dtype, call.depth + 1))
+        outputs.append(Deferred(output_kernel, (call,), shape, dtype, call.depth + 1, True))
     return outputs
 
 
@@ -157,12 +159,22 @@ def compute(roots: Sequence) -> None:
     program, leaves, refs, computed = flatten([[*roots, *unrecorded()]])
     roots = set(roots)
     returned = tuple([i for i, d in enumerate(computed) if d in roots or d.wanted()])
-    run = _compiled(program, returned) if len(computed) > 1 else None
+    run = _compiled(program, returned) if len(computed) > 1 and _all_unrecorded(computed) else None
     if run is None:
         _op_by_op(computed)
         return
     for i, value in zip(returned, run(tuple(leaves))):
         computed[i].fill(value)
+
+
+def _all_unrecorded(computed: list) -> bool:
+    """Whether every value was made under no_grad. A compiled program may round differently from the op-by-op
+    kernels (XLA fuses a bias add into its matmul), so a recorded value read before backward is computed op by
+    op, as the same call made eagerly would be."""
+    for d in computed:
+        if not d.unrecorded:
+            return False
+    return True
 
 
 def _op_by_op(ordered: list) -> None:
