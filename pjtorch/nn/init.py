@@ -11,7 +11,7 @@ import warnings
 
 from ..autograd import grad_mode
 from .. import linalg
-from ..tensor import factories, random
+from ..tensor import factories, functions, random
 from ..tensor.tensor import Tensor
 
 _LINEAR_GAIN_FNS = ("linear", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
@@ -66,17 +66,56 @@ def normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, generator=None)
 
 def trunc_normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, a: float = -2.0, b: float = 2.0,
                   generator=None) -> Tensor:
-    """Normal(mean, std) restricted to [a, b], by the inverse CDF of a uniform draw, as PyTorch does."""
+    """Normal(mean, std) restricted to [a, b], drawn as PyTorch draws it (so seeded streams agree): normal draws
+    redrawn where out of bounds when [a, b] holds over 30% of the mass, else uniform proposals on [a, b] accepted
+    by the density ratio."""
     def cdf(x: float) -> float:
         return (1.0 + math.erf(x / math.sqrt(2.0))) / 2.0
 
-    low, high = cdf((a - mean) / std), cdf((b - mean) / std)
+    if mean < a - 2 * std or mean > b + 2 * std:
+        warnings.warn("mean is more than 2 std from [a, b] in nn.init.trunc_normal_. "
+                      "The distribution of values may be incorrect.")
     with grad_mode.no_grad():
-        tensor.uniform_(2 * low - 1, 2 * high - 1, generator=generator)
-        tensor.erfinv_()
-        tensor.mul_(std * math.sqrt(2.0))
-        tensor.add_(mean)
-        return tensor.clamp_(min=a, max=b)
+        if cdf((b - mean) / std) - cdf((a - mean) / std) > 0.3:
+            _redraw_normal(tensor, mean, std, a, b, generator)
+        else:
+            _accept_uniform(tensor, mean, std, a, b, generator)
+        return tensor
+
+
+def _redraw_normal(tensor: Tensor, mean: float, std: float, a: float, b: float, generator) -> None:
+    """Normal draws, the out-of-bounds ones (bounds rounded to the tensor's dtype) redrawn until none is left."""
+    low, high = tensor.new_tensor(a, device="cpu").item(), tensor.new_tensor(b, device="cpu").item()
+    result = tensor.normal_(mean, std, generator=generator)
+    while True:
+        outside = (result < low) | (result > high)
+        if not outside.any():
+            break
+        result = functions.where(outside, factories.empty_like(result).normal_(mean, std, generator=generator),
+                                 result)
+    if result is not tensor:
+        tensor.copy_(result)
+
+
+def _accept_uniform(tensor: Tensor, mean: float, std: float, a: float, b: float, generator) -> None:
+    """Uniform proposals on [a, b], each kept when log(u) <= its log density below the peak; the rejected ones
+    are proposed again, in PyTorch's order of draws."""
+    mode = max(a, min(mean, b))
+    log_peak = -0.5 * ((mode - mean) / std) ** 2
+
+    def rejected(candidates: Tensor) -> Tensor:
+        log_density = candidates.sub_(mean).div_(std).pow_(2).mul_(-0.5).sub_(log_peak)
+        return factories.empty_like(tensor).uniform_(generator=generator).log_().gt(log_density)
+
+    tensor.uniform_(a, b, generator=generator)
+    pending = rejected(tensor.clone())
+    result = tensor
+    while pending.any():
+        candidates = factories.empty_like(tensor).uniform_(a, b, generator=generator)
+        result = functions.where(pending, candidates, result)
+        pending = functions.where(pending, rejected(candidates), pending)
+    if result is not tensor:
+        tensor.copy_(result)
 
 
 def constant_(tensor: Tensor, val: float) -> Tensor:

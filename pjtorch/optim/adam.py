@@ -3,8 +3,22 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from .optimizer import Optimizer
+from ..tensor.tensor import Tensor
+from .optimizer import Optimizer, check_tensor_lr
 from .updates import ADAM_UPDATE
+
+
+def _checked_betas(betas, foreach_without_capture: bool) -> tuple:
+    """Adam's betas: both floats or both 1-element Tensors (kept as 0-dim ones), as a tuple."""
+    if not (all(isinstance(beta, float) for beta in betas[:2]) or all(isinstance(beta, Tensor) for beta in betas[:2])):
+        raise ValueError("betas must be either both floats or both Tensors")
+    for index, beta in enumerate(betas[:2]):
+        if isinstance(beta, Tensor):
+            if foreach_without_capture:
+                raise ValueError(f"betas[{index}] as a Tensor is not supported for capturable=False and foreach=True")
+            if beta.numel() != 1:
+                raise ValueError(f"Tensor betas[{index}] must be 1-element")
+    return tuple(beta.squeeze() if isinstance(beta, Tensor) and beta.dim() else beta for beta in betas)
 
 
 class Adam(Optimizer):
@@ -12,6 +26,9 @@ class Adam(Optimizer):
                  weight_decay: float = 0, amsgrad: bool = False, *, foreach=None, maximize: bool = False,
                  capturable: bool = False, differentiable: bool = False, fused=None,
                  decoupled_weight_decay: bool = False) -> None:
+        if isinstance(lr, Tensor) and foreach and not capturable:
+            raise ValueError("lr as a Tensor is not supported for capturable=False and foreach=True")
+        check_tensor_lr(lr)
         if not 0.0 <= lr:
             raise ValueError(f"Invalid learning rate: {lr}")
         if not 0.0 <= eps:
@@ -22,6 +39,7 @@ class Adam(Optimizer):
             raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
         if not 0.0 <= weight_decay:
             raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        betas = _checked_betas(betas, foreach and not capturable)
         super().__init__(params, {"lr": lr, "betas": betas, "eps": eps, "weight_decay": weight_decay,
                                   "amsgrad": amsgrad, "maximize": maximize, "foreach": foreach,
                                   "capturable": capturable, "differentiable": differentiable, "fused": fused,

@@ -8,7 +8,7 @@ from ..tensor.dtypes import finfo
 from ..tensor.tensor import Tensor
 from . import extra_updates as updates
 from .more import _check, _options
-from .optimizer import Optimizer
+from .optimizer import Optimizer, check_tensor_lr
 
 
 def _scalar_state(value: float, param: Tensor) -> Tensor:
@@ -20,6 +20,7 @@ class ASGD(Optimizer):
     def __init__(self, params: Iterable, lr: float = 1e-2, lambd: float = 1e-4, alpha: float = 0.75, t0: float = 1e6,
                  weight_decay: float = 0, foreach=None, maximize: bool = False, differentiable: bool = False,
                  capturable: bool = False) -> None:
+        check_tensor_lr(lr)
         _check(**{"learning rate": lr, "weight_decay value": weight_decay})
         super().__init__(params, {"lr": lr, "lambd": lambd, "alpha": alpha, "t0": t0, "weight_decay": weight_decay,
                                   "foreach": foreach, "maximize": maximize, "differentiable": differentiable,
@@ -42,6 +43,7 @@ class SparseAdam(Optimizer):
 
     def __init__(self, params: Iterable, lr: float = 1e-3, betas: tuple = (0.9, 0.999), eps: float = 1e-8,
                  maximize: bool = False) -> None:
+        check_tensor_lr(lr)
         if not 0.0 < lr:
             raise ValueError(f"Invalid learning rate: {lr}")
         if not 0.0 < eps:
@@ -63,6 +65,7 @@ class SparseAdam(Optimizer):
 class Adafactor(Optimizer):
     def __init__(self, params: Iterable, lr: float = 1e-2, beta2_decay: float = -0.8, eps: tuple = (None, 1e-3),
                  d: float = 1.0, weight_decay: float = 0.0, *, foreach=None, maximize: bool = False) -> None:
+        check_tensor_lr(lr)
         if not 0.0 <= lr:
             raise ValueError(f"Learning rate should be >= 0 but is: {lr}")
         if not 0.0 >= beta2_decay:

@@ -8,7 +8,7 @@ from typing import Callable, Iterable
 from ..autograd import grad_mode
 from ..tensor import functions
 from ..tensor.tensor import Tensor
-from .optimizer import Optimizer
+from .optimizer import Optimizer, check_tensor_lr
 
 
 def _cubic_interpolate(x1: float, f1: float, g1: float, x2: float, f2: float, g2: float,
@@ -92,8 +92,7 @@ class LBFGS(Optimizer):
     def __init__(self, params: Iterable, lr: float = 1, max_iter: int = 20, max_eval: int | None = None,
                  tolerance_grad: float = 1e-7, tolerance_change: float = 1e-9, history_size: int = 100,
                  line_search_fn: str | None = None) -> None:
-        if isinstance(lr, Tensor) and lr.numel() != 1:
-            raise ValueError("Tensor lr must be 1-element")
+        check_tensor_lr(lr)
         if not 0.0 <= lr:
             raise ValueError(f"Invalid learning rate: {lr}")
         if max_eval is None:

@@ -5,7 +5,7 @@ from typing import Iterable
 
 from ..tensor import dtypes, factories
 from . import more_updates as updates
-from .optimizer import Optimizer
+from .optimizer import Optimizer, check_tensor_lr
 
 
 def _check(**bounds) -> None:
@@ -30,6 +30,7 @@ class Adagrad(Optimizer):
     def __init__(self, params: Iterable, lr: float = 1e-2, lr_decay: float = 0, weight_decay: float = 0,
                  initial_accumulator_value: float = 0, eps: float = 1e-10, foreach=None, *, maximize: bool = False,
                  differentiable: bool = False, fused=None) -> None:
+        check_tensor_lr(lr)
         _check(**{"learning rate": lr, "lr_decay value": lr_decay, "weight_decay value": weight_decay,
                   "initial_accumulator_value value": initial_accumulator_value, "epsilon value": eps})
         super().__init__(params, {"lr": lr, "lr_decay": lr_decay, "eps": eps, "weight_decay": weight_decay,
@@ -50,6 +51,7 @@ class Adamax(Optimizer):
     def __init__(self, params: Iterable, lr: float = 2e-3, betas: tuple = (0.9, 0.999), eps: float = 1e-8,
                  weight_decay: float = 0, foreach=None, *, maximize: bool = False, differentiable: bool = False,
                  capturable: bool = False) -> None:
+        check_tensor_lr(lr)
         _check(**{"learning rate": lr, "epsilon value": eps})
         _check_betas(betas)
         _check(**{"weight_decay value": weight_decay})
@@ -72,6 +74,7 @@ class NAdam(Optimizer):
                  weight_decay: float = 0, momentum_decay: float = 4e-3, decoupled_weight_decay: bool = False, *,
                  foreach=None, maximize: bool = False, capturable: bool = False,
                  differentiable: bool = False) -> None:
+        check_tensor_lr(lr)
         _check(**{"learning rate": lr, "epsilon value": eps})
         _check_betas(betas)
         _check(**{"weight_decay value": weight_decay, "momentum_decay value": momentum_decay})
@@ -97,6 +100,7 @@ class RAdam(Optimizer):
     def __init__(self, params: Iterable, lr: float = 1e-3, betas: tuple = (0.9, 0.999), eps: float = 1e-8,
                  weight_decay: float = 0, decoupled_weight_decay: bool = False, *, foreach=None,
                  maximize: bool = False, capturable: bool = False, differentiable: bool = False) -> None:
+        check_tensor_lr(lr)
         _check(**{"learning rate": lr, "epsilon value": eps})
         _check_betas(betas)
         _check(**{"weight_decay value": weight_decay})
@@ -120,6 +124,7 @@ class Adadelta(Optimizer):
     def __init__(self, params: Iterable, lr: float = 1.0, rho: float = 0.9, eps: float = 1e-6,
                  weight_decay: float = 0, foreach=None, *, capturable: bool = False, maximize: bool = False,
                  differentiable: bool = False) -> None:
+        check_tensor_lr(lr)
         _check(**{"learning rate": lr})
         if not 0.0 <= rho <= 1.0:
             raise ValueError(f"Invalid rho value: {rho}")
@@ -141,6 +146,7 @@ class Rprop(Optimizer):
     def __init__(self, params: Iterable, lr: float = 1e-2, etas: tuple = (0.5, 1.2), step_sizes: tuple = (1e-6, 50),
                  *, capturable: bool = False, foreach=None, maximize: bool = False,
                  differentiable: bool = False) -> None:
+        check_tensor_lr(lr)
         _check(**{"learning rate": lr})
         if not 0.0 < etas[0] < 1.0 < etas[1]:
             raise ValueError(f"Invalid eta values: {etas[0]}, {etas[1]}")

@@ -75,6 +75,12 @@ def _typename(value: Any) -> str:
         else type(value).__qualname__
 
 
+def check_tensor_lr(lr) -> None:
+    """An lr given as a Tensor must hold one element (checked before any bound on its value)."""
+    if isinstance(lr, Tensor) and lr.numel() != 1:
+        raise ValueError("Tensor lr must be 1-element")
+
+
 class Optimizer:
     """Base class: holds `param_groups` (dicts of params and hyperparameters) and `state` (per param)."""
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from .optimizer import Optimizer
+from .optimizer import Optimizer, check_tensor_lr
 from .updates import RMSPROP_UPDATE
 
 
@@ -11,6 +11,7 @@ class RMSprop(Optimizer):
     def __init__(self, params: Iterable, lr: float = 1e-2, alpha: float = 0.99, eps: float = 1e-8,
                  weight_decay: float = 0, momentum: float = 0, centered: bool = False, capturable: bool = False,
                  foreach=None, maximize: bool = False, differentiable: bool = False) -> None:
+        check_tensor_lr(lr)
         if not 0.0 <= lr:
             raise ValueError(f"Invalid learning rate: {lr}")
         if not 0.0 <= eps:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from .optimizer import Optimizer
+from .optimizer import Optimizer, check_tensor_lr
 from .updates import SGD_UPDATE
 
 
@@ -11,6 +11,7 @@ class SGD(Optimizer):
     def __init__(self, params: Iterable, lr: float = 1e-3, momentum: float = 0, dampening: float = 0,
                  weight_decay: float = 0, nesterov: bool = False, *, maximize: bool = False, foreach=None,
                  differentiable: bool = False, fused=None) -> None:
+        check_tensor_lr(lr)
         if lr < 0.0:
             raise ValueError(f"Invalid learning rate: {lr}")
         if momentum < 0.0:

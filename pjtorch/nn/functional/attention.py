@@ -9,7 +9,9 @@ from ...amp.autocast_mode import cast_inputs
 from ...ops import nn as nn_ops
 from ...tensor import dtypes, factories, functions, random
 from ...tensor.tensor import Tensor
+from .. import attention
 from .._utils import static
+from ..attention import SDPBackend
 from .linear import linear
 from .padding import pad
 
@@ -38,11 +40,43 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn
     if dropout_p > 0:
         weights_shape = tuple(query.shape[:-1]) + (key.shape[-2],)
         extra += (_dropout_draw(weights_shape, query),)
-    flash = query.ndim == 4 and query.shape[-1] == value.shape[-1] and dropout_p == 0
+    flash = _uses_flash(_flash_obstacle(query, key, value, dropout_p))
     kind = "flash" if flash else "matrix" if query.ndim == 2 else "batched"
     return dispatch.apply(nn_ops.SCALED_DOT_PRODUCT_ATTENTION[kind], (query, key, value, *extra), static(
         scale=scale, is_causal=bool(is_causal), mask_kind=_mask_kind(attn_mask), dropout_p=float(dropout_p),
         groups=groups))
+
+
+def _flash_obstacle(query: Tensor, key: Tensor, value: Tensor, dropout_p: float) -> str | None:
+    """Why PyTorch's CPU flash kernel cannot take these inputs (its first failed check, in its words), or None."""
+    if dropout_p > 0:
+        return "Both fused kernels do not support non-zero dropout. (Triggered internally at " \
+            "/__w/pytorch/pytorch/aten/src/ATen/native/transformers/sdp_utils_cpp.h:241.)"
+    if not query.ndim == key.ndim == value.ndim == 4:
+        return "All fused kernels requires query, key and value to be 4 dimensional, but got Query dim: " \
+            f"{query.ndim}, Key dim: {key.ndim}, Value dim: {value.ndim} instead. (Triggered internally at " \
+            "/__w/pytorch/pytorch/aten/src/ATen/native/transformers/sdp_utils_cpp.h:327.)"
+    if not query.shape[-1] == key.shape[-1] == value.shape[-1]:
+        return "Flash attention requires q,k,v to have the same last dimension. Got Query.size(-1): " \
+            f"{query.shape[-1]}, Key.size(-1): {key.shape[-1]}, Value.size(-1): {value.shape[-1]} instead. " \
+            "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/transformers/sdp_utils_cpp.cpp:21.)"
+    return None
+
+
+def _uses_flash(obstacle: str | None) -> bool:
+    """PyTorch's CPU choice: its flash kernel where nothing stands in the way and it is enabled, else the math
+    one if enabled; otherwise its warnings and error."""
+    if not (attention.enabled(SDPBackend.MATH) or attention.enabled(SDPBackend.FLASH_ATTENTION)):
+        raise RuntimeError("No viable backend for scaled_dot_product_attention was found. This is likely due to "
+                           "turning off both the math kernel and the fused kernels.")
+    if obstacle is None and attention.enabled(SDPBackend.FLASH_ATTENTION):
+        return True
+    if attention.enabled(SDPBackend.MATH):
+        return False
+    warnings.warn("Flash attention kernel not used because: (Triggered internally at "
+                  "/__w/pytorch/pytorch/aten/src/ATen/native/transformers/sdp_utils_cpp.cpp:99.)", stacklevel=3)
+    warnings.warn(obstacle, stacklevel=3)
+    raise RuntimeError("No available kernel.  Aborting execution.")
 
 
 def _additive_mask(mask: Tensor | None, name: str, dtype: dtypes.dtype) -> Tensor | None:

@@ -16,6 +16,7 @@ from ...ops import nn as nn_ops
 from ...tensor import dtypes
 from ...tensor.tensor import Tensor
 from .._utils import ntuple, static
+from . import antialias as antialias_ops
 from .loss import _REDUCTIONS, _reduction
 from .conv import check_weight_dtype
 from .normalization import check_mixed_dtypes
@@ -32,7 +33,7 @@ def _reduce(loss: Tensor, reduction: str) -> Tensor:
 
 # ----- interpolate ------------------------------------------------------------------------------------
 
-_MODES = ("nearest", "linear", "bilinear", "bicubic", "trilinear", "area", "nearest-exact")
+_MODES = ("nearest", "linear", "bilinear", "bicubic", "trilinear", "lanczos", "area", "nearest-exact")
 
 
 def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "nearest", align_corners=None,
@@ -71,13 +72,19 @@ def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "neares
         scales = (None,) * spatial if recompute_scale_factor else factors
     else:
         raise ValueError("either size or scale_factor should be defined")
+    if antialias and not (mode in ("bilinear", "bicubic", "lanczos") and input.ndim == 4):
+        raise ValueError("Anti-alias option is restricted to bilinear, bicubic, and lanczos modes and requires a 4-D "
+                         "tensor as input")
+    if antialias and input.dtype not in (dtypes.float32, dtypes.float64):
+        raise NotImplementedError("\"compute_index_ranges_weights\" not implemented for "
+                                  f"'{dtypes.LEGACY_NAMES[input.dtype][:-6]}'")
     if mode in ("nearest", "nearest-exact", "linear", "bilinear", "trilinear") and \
             input.dtype.category != dtypes.FLOATING:
         kind = "nearest" if mode.startswith("nearest") else "linear"
         kernel = f"upsample_{'nearest' if kind == 'nearest' else 'bilinear'}2d_channels_last" if spatial == 2 else \
             f"compute_indices_weights_{kind}"
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{dtypes.LEGACY_NAMES[input.dtype][:-6]}'")
-    if spatial not in (1, 2, 3) or mode not in _MODES or (mode == "bicubic" and spatial != 2):
+    if spatial not in (1, 2, 3) or mode not in _MODES or (mode in ("bicubic", "lanczos") and spatial != 2):
         raise NotImplementedError(f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.ndim}D) for "
                                   f"the modes: nearest | linear | bilinear | bicubic | trilinear | lanczos | area | "
                                   f"nearest-exact (got {mode})")
@@ -92,6 +99,13 @@ def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "neares
         return dispatch.apply(extra_ops.UPSAMPLE_NEAREST[spatial], (input,), static(sizes=sizes, scales=scales))
     options = static(sizes=sizes, align_corners=bool(align_corners),
                      scales=(None,) * spatial if align_corners else scales)
+    if mode == "lanczos":
+        if align_corners:
+            raise ValueError("Lanczos mode does not support align_corners=True")
+        if not antialias:
+            raise ValueError("Lanczos mode requires antialias=True")
+    if antialias:
+        return dispatch.apply(antialias_ops.UPSAMPLE_AA[mode], (input,), static(mode=mode, **dict(options)))
     if mode == "bicubic":  # its rank is checked above
         return dispatch.apply(nn_ops.UPSAMPLE_BICUBIC, (input,), options)
     expected = {"linear": 1, "bilinear": 2, "trilinear": 3}[mode]

@@ -51,10 +51,14 @@ def l1_loss(input: Tensor, target: Tensor, size_average=None, reduce=None, reduc
 
 def smooth_l1_loss(input: Tensor, target: Tensor, size_average=None, reduce=None, reduction: str = "mean",
                    beta: float = 1.0) -> Tensor:
+    """With beta == 0 PyTorch computes l1_loss instead (its grad_fn shows it)."""
     reduction = _reduction(size_average, reduce, reduction)
+    _warn_if_broadcast(input, target)
+    if beta == 0.0:
+        input, target = cast_inputs("l1_loss", input, target)
+        return dispatch.apply(nn_ops.L1_LOSS[reduction], (input, target), static(reduction=reduction))
     if beta < 0:
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
-    _warn_if_broadcast(input, target)
     input, target = cast_inputs("smooth_l1_loss", input, target)
     return dispatch.apply(nn_ops.SMOOTH_L1_LOSS, (input, target), static(reduction=reduction, beta=float(beta)))
 

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import math
 
+import jax.numpy as jnp
 import numpy as np
 
 from ... import dispatch
 from ...amp.autocast_mode import cast_inputs
 from ...ops import nn as nn_ops
+from ...ops.registry import Op
 from ...tensor import factories
 from ...tensor.tensor import Tensor
 from .._utils import ntuple, static
@@ -202,17 +204,30 @@ def _max_unpool(input: Tensor, indices: Tensor, spatial: int, kernel_size, strid
         raise RuntimeError(f"Input to max_unpooling{spatial}d should be a {spatial + 1}d or {spatial + 2}d Tensor, "
                            f"but got a tensor with {input.ndim} dimensions.")
     volume = math.prod(size)
-    lead = tuple(input.shape[:-spatial])
-    planes = input.reshape(-1, math.prod(input.shape[-spatial:]))
-    where = indices.reshape(planes.shape)
-    if where.device.type == "cpu" and where.numel():
-        found = np.asarray(where._value())
+    if indices.device.type == "cpu" and indices.numel():
+        found = np.asarray(indices._value())
         bad = found[(found < 0) | (found >= volume)]
         if bad.size:
+            shown = [*size, 1] if spatial == 1 else size  # the max_unpool2d kernel's, for 1-d too
             raise RuntimeError(f"Found an invalid max index: {bad[0]} (output volumes are of size "
-                               f"{'x'.join(map(str, size))})")
-    zeros = factories.zeros((planes.shape[0], volume), dtype=input.dtype, device=input.device)
-    return zeros.scatter(1, where, planes).reshape(*lead, *size)
+                               f"{'x'.join(map(str, shown))})")
+    if spatial == 1:  # PyTorch's max_unpool1d runs max_unpool2d on a trailing unit dim
+        return dispatch.apply(_MAX_UNPOOL[2], (input.unsqueeze(-1), indices.unsqueeze(-1)),
+                              static(size=(*size, 1))).squeeze(-1)
+    return dispatch.apply(_MAX_UNPOOL[spatial], (input, indices), static(size=tuple(size)))
+
+
+def _scatter_planes(x, where, size):
+    """Each plane's values written at their flat indices into a zero plane of `size`."""
+    spatial = len(size)
+    planes = x.reshape(-1, math.prod(x.shape[x.ndim - spatial:]))
+    rows = jnp.arange(planes.shape[0])[:, None]
+    out = jnp.zeros((planes.shape[0], math.prod(size)), x.dtype).at[rows, where.reshape(planes.shape)].set(planes)
+    return out.reshape(*x.shape[:x.ndim - spatial], *size)
+
+
+_MAX_UNPOOL = {spatial: Op(f"max_unpool{spatial}d", _scatter_planes, grad_name=f"MaxUnpool{spatial}DBackward0",
+                           promote="none", unlisted=frozenset({1})) for spatial in (2, 3)}
 
 
 def max_unpool1d(input: Tensor, indices: Tensor, kernel_size, stride=None, padding=0, output_size=None) -> Tensor:

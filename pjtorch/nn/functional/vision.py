@@ -1,15 +1,21 @@
 """Spatial transformers: affine_grid makes sampling grids from affine matrices, grid_sample reads an
-image (4-D) or volume (5-D) at those points. Both are composed from tensor ops, so input and grid
-gradients come from autograd: a bilinear sample is a weighted sum of its 2**d corner gathers."""
+image (4-D) or volume (5-D) at those points. Each is one op (PyTorch's grad_fn) whose gradients JAX derives:
+a bilinear sample is a weighted sum of its 2**d corner gathers, a bicubic one of its 4 x 4 taps."""
 from __future__ import annotations
 
 import itertools
 import warnings
 
-from ...tensor import extra_functions, factories, functions
-from ...tensor.tensor import Tensor
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
 
-_MODES = ("bilinear", "nearest")
+from ... import dispatch
+from ...ops.registry import Op
+from ...tensor.tensor import Tensor
+from .._utils import static
+
+_MODES = ("bilinear", "nearest", "bicubic")
 _PADDINGS = ("zeros", "border", "reflection")
 
 
@@ -22,12 +28,24 @@ def _align_corners(align_corners: bool | None) -> bool:
     return align_corners
 
 
-def _base_coordinates(size: int, align_corners: bool, like: Tensor) -> Tensor:
+def _base_coordinates(size: int, align_corners: bool) -> np.ndarray:
     """The normalised [-1, 1] positions of `size` pixel centres (or corners, with align_corners)."""
     if size <= 1:
-        return factories.zeros(size, dtype=like.dtype, device=like.device)
-    line = factories.linspace(-1.0, 1.0, size, dtype=like.dtype, device=like.device)
+        return np.zeros(size)
+    line = np.linspace(-1.0, 1.0, size)
     return line if align_corners else line * ((size - 1) / size)
+
+
+def _affine_grid(theta, sizes, align_corners):
+    """Every output position (x, y[, z], 1), x varying along the last spatial dim, mapped through theta."""
+    axes = [_base_coordinates(n, align_corners) for n in reversed(sizes)]
+    mesh = np.meshgrid(*reversed(axes), indexing="ij")[::-1]
+    base = jnp.asarray(np.stack([*mesh, np.ones(sizes)], -1).reshape(1, -1, len(sizes) + 1), theta.dtype)
+    grid = jnp.matmul(base, jnp.swapaxes(theta, 1, 2), precision=lax.Precision.HIGHEST)
+    return grid.reshape(theta.shape[0], *sizes, len(sizes))
+
+
+AFFINE_GRID = Op("affine_grid_generator", _affine_grid, grad_name="AffineGridGeneratorBackward0", promote="none")
 
 
 def affine_grid(theta: Tensor, size: list, align_corners: bool | None = None) -> Tensor:
@@ -42,36 +60,114 @@ def affine_grid(theta: Tensor, size: list, align_corners: bool | None = None) ->
     if theta.ndim != 3 or tuple(theta.shape[-2:]) != (spatial, spatial + 1):
         raise ValueError(f"Expected a batch of {spatial}D affine matrices of shape Nx{spatial}x{spatial + 1} for size "
                          f"{size}. Got {theta.shape}.")
-    if min(size) <= 0:
+    if align_corners and min(size[2:]) == 1:
+        warnings.warn("Since version 1.3.0, affine_grid behavior has changed for unit-size grids when "
+                      "align_corners=True. This is not an intended use case of affine_grid. See the documentation of "
+                      "affine_grid for details.", stacklevel=2)
+    elif min(size) <= 0:
         raise ValueError(f"Expected non-zero, positive output size. Got {size}")
-    batch, sizes = size[0], list(size[2:])
-    # x varies along the last spatial dim, so the coordinates are laid out innermost-first
-    axes = [_base_coordinates(n, align_corners, theta) for n in reversed(sizes)]
-    mesh = extra_functions.meshgrid(*reversed(axes), indexing="ij")[::-1]
-    base = functions.stack([*mesh, factories.ones(sizes, dtype=theta.dtype, device=theta.device)], -1)
-    grid = base.reshape(1, -1, spatial + 1).matmul(theta.transpose(1, 2))
-    return grid.reshape(batch, *sizes, spatial)
+    return dispatch.apply(AFFINE_GRID, (theta,), static(sizes=tuple(int(n) for n in size[2:]),
+                                                        align_corners=bool(align_corners)))
 
 
-def _reflect(coordinate: Tensor, twice_low: int, twice_high: int) -> Tensor:
+def _reflect(coordinate, twice_low: int, twice_high: int):
     """Coordinates folded back into [low, high] as a mirror would (PyTorch's reflect_coordinates)."""
     if twice_low == twice_high:
-        return coordinate * 0
+        return jnp.zeros_like(coordinate)
     low, span = twice_low / 2, (twice_high - twice_low) / 2
-    distance = (coordinate - low).abs()
-    extra = distance.fmod(span)
-    flips = (distance / span).floor()
-    return functions.where(flips.fmod(2) == 0, extra + low, span - extra + low)
+    distance = jnp.abs(coordinate - low)
+    extra = jnp.fmod(distance, span)
+    flips = jnp.floor(distance / span)
+    return jnp.where(jnp.fmod(flips, 2) == 0, extra + low, span - extra + low)
 
 
-def _source_coordinate(grid: Tensor, size: int, padding_mode: str, align_corners: bool) -> Tensor:
-    """A normalised grid coordinate as a pixel coordinate along a dim of `size` pixels, padded as asked."""
-    pixel = (grid + 1) / 2 * (size - 1) if align_corners else ((grid + 1) * size - 1) / 2
+def _padded(pixel, size: int, padding_mode: str, align_corners: bool):
+    """A pixel coordinate brought inside the image as the padding mode says (zeros: left outside). The clip
+    multiplies the gradient by 0 at and beyond the edges (so a negative one becomes -0.0), as PyTorch's
+    clip_coordinates_set_grad does."""
     if padding_mode == "reflection":
         pixel = _reflect(pixel, 0, 2 * (size - 1)) if align_corners else _reflect(pixel, -1, 2 * size - 1)
     if padding_mode != "zeros":
-        pixel = pixel.clamp(0, size - 1)
+        keep = ((pixel > 0) & (pixel < size - 1)).astype(pixel.dtype)
+        edge = jnp.where(pixel <= 0, 0, size - 1).astype(pixel.dtype)
+        pixel = pixel * keep + edge * (1 - keep)
     return pixel
+
+
+def _unnormalized(grid, size: int, align_corners: bool):
+    return (grid + 1) / 2 * (size - 1) if align_corners else ((grid + 1) * size - 1) / 2
+
+
+def _read(flat, positions: list, sizes: list):
+    """flat (N, C, prod(sizes)) at integer-valued positions (one array (N, P) per dim); 0 outside the image."""
+    inside, index = None, None
+    for position, size in zip(positions, sizes):
+        ok = (position >= 0) & (position <= size - 1)
+        inside = ok if inside is None else inside & ok
+        clamped = jnp.clip(position, 0, size - 1).astype(jnp.int32)
+        index = clamped if index is None else index * size + clamped
+    values = jnp.take_along_axis(flat, index[:, None, :], axis=2)
+    return jnp.where(inside[:, None, :], values, jnp.zeros((), flat.dtype))
+
+
+def _cubic_coefficients(t) -> list:
+    """upsample_bicubic2d's four tap weights (A = -0.75) at fraction t."""
+    a = -0.75
+
+    def near(x):
+        return ((a + 2) * x - (a + 3)) * x * x + 1
+
+    def far(x):
+        return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a
+
+    return [far(t + 1), near(t), near(1 - t), far(2 - t)]
+
+
+def _bicubic(flat, pixels: list, sizes: list, padding_mode: str, align_corners: bool):
+    """4 x 4 taps around each point, each tap's position padded, combined along x and then along y."""
+    (y, x), (height, width) = pixels, sizes
+    x0, y0 = jnp.floor(lax.stop_gradient(x)), jnp.floor(lax.stop_gradient(y))
+    wx, wy = _cubic_coefficients(x - x0), _cubic_coefficients(y - y0)
+    total = None
+    for i in range(4):
+        row_y = _padded(y0 + (i - 1), height, padding_mode, align_corners)
+        row = None
+        for j in range(4):
+            column_x = _padded(x0 + (j - 1), width, padding_mode, align_corners)
+            term = _read(flat, [jnp.trunc(row_y), jnp.trunc(column_x)], sizes) * wx[j][:, None, :]
+            row = term if row is None else row + term
+        total = row * wy[i][:, None, :] if total is None else total + row * wy[i][:, None, :]
+    return total
+
+
+def _grid_sample(input, grid, mode, padding_mode, align_corners):
+    batch, channels, sizes = input.shape[0], input.shape[1], list(input.shape[2:])
+    spatial = len(sizes)
+    points = grid.reshape(batch, -1, spatial)
+    flat = input.reshape(batch, channels, -1)
+    # pixel coordinates ordered like input's dims (grid's last dim lists them innermost-first)
+    raw = [_unnormalized(points[..., spatial - 1 - d], sizes[d], align_corners) for d in range(spatial)]
+    if mode == "bicubic":
+        total = _bicubic(flat, raw, sizes, padding_mode, align_corners)
+    else:
+        pixels = [_padded(p, n, padding_mode, align_corners) for p, n in zip(raw, sizes)]
+        if mode == "nearest":
+            total = _read(flat, [jnp.round(lax.stop_gradient(p)) for p in pixels], sizes)
+        else:
+            total = None
+            floors = [jnp.floor(lax.stop_gradient(p)) for p in pixels]
+            for offsets in itertools.product((0, 1), repeat=spatial):
+                weight = None
+                for p, f, o in zip(pixels, floors, offsets):
+                    factor = 1 - jnp.abs(p - f - o)
+                    weight = factor if weight is None else weight * factor
+                term = _read(flat, [f + o for f, o in zip(floors, offsets)], sizes) * weight[:, None, :]
+                total = term if total is None else total + term
+    return total.reshape(batch, channels, *grid.shape[1:-1])
+
+
+GRID_SAMPLE = {spatial: Op("grid_sampler", _grid_sample, grad_name=f"GridSampler{spatial}DBackward0", promote="none")
+               for spatial in (2, 3)}
 
 
 def grid_sample(input: Tensor, grid: Tensor, mode: str = "bilinear", padding_mode: str = "zeros",
@@ -94,30 +190,7 @@ def grid_sample(input: Tensor, grid: Tensor, mode: str = "bilinear", padding_mod
     if grid.shape[-1] != spatial:
         raise RuntimeError(f"grid_sampler(): expected grid to have size {spatial} in last dimension, but got grid "
                            f"with sizes {list(grid.shape)}")
-    batch, channels, sizes = input.shape[0], input.shape[1], list(input.shape[2:])
-    out_spatial = tuple(grid.shape[1:-1])
-    points = grid.reshape(batch, -1, spatial)
-    # pixel coordinates ordered like input's dims (grid's last dim lists them innermost-first)
-    pixels = [_source_coordinate(points[..., spatial - 1 - d], sizes[d], padding_mode, align_corners)
-              for d in range(spatial)]
-    if mode == "nearest":
-        # weight 1 that still depends on the grid, so the grid's gradient is PyTorch's zeros rather than None
-        corners = [[(p.round(), p * 0 + 1) for p in pixels]]
-    else:
-        floors = [p.floor() for p in pixels]
-        corners = [[(f + o, 1 - (p - f - o).abs()) for p, f, o in zip(pixels, floors, offsets)]
-                   for offsets in itertools.product((0, 1), repeat=spatial)]
-    flat = input.reshape(batch, channels, -1)
-    total = None
-    for corner in corners:
-        inside, index, weight = None, None, None
-        for d, (position, factor) in enumerate(corner):
-            ok = (position >= 0) & (position <= sizes[d] - 1)
-            inside = ok if inside is None else inside & ok
-            clamped = position.clamp(0, sizes[d] - 1).long()
-            index = clamped if index is None else index * sizes[d] + clamped
-            weight = factor if weight is None else weight * factor
-        values = flat.gather(2, index.unsqueeze(1).expand(batch, channels, index.shape[1]))
-        term = functions.where(inside.unsqueeze(1), values * weight.unsqueeze(1), 0.0)
-        total = term if total is None else total + term
-    return total.reshape(batch, channels, *out_spatial)
+    if mode == "bicubic" and spatial == 3:
+        raise RuntimeError("grid_sampler(): bicubic interpolation only supports 4D input")
+    return dispatch.apply(GRID_SAMPLE[spatial], (input, grid), static(mode=mode, padding_mode=padding_mode,
+                                                                      align_corners=bool(align_corners)))

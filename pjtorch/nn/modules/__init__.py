@@ -3,6 +3,7 @@ from .activation import (
     ELU, GELU, Hardsigmoid, Hardswish, Hardtanh, LeakyReLU, LogSigmoid, LogSoftmax, Mish, MultiheadAttention, ReLU,
     ReLU6, Sigmoid, SiLU, Softmax, Softmin, Softplus, Tanh,
 )
+from .adaptive import AdaptiveLogSoftmaxWithLoss
 from .batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d, SyncBatchNorm
 from .container import ModuleDict, ModuleList, Sequential
 from .conv import Conv1d, Conv2d, Conv3d
@@ -31,7 +32,7 @@ from .transformer import *  # noqa: F401,F403
 from .transformer import __all__ as _transformer_all
 
 __all__ = [
-    "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d", "BCELoss",
+    "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "AdaptiveLogSoftmaxWithLoss", "AvgPool1d", "AvgPool2d", "AvgPool3d", "BCELoss",
     "BCEWithLogitsLoss", "BatchNorm1d", "CTCLoss", "BatchNorm2d", "BatchNorm3d", "Conv1d", "Conv2d", "Conv3d",
     "CrossEntropyLoss", "Dropout", "Dropout1d", "Dropout2d", "ELU", "Embedding", "EmbeddingBag", "Flatten", "GELU", "Hardsigmoid",
     "Hardswish", "Hardtanh", "HuberLoss", "Identity", "L1Loss", "LayerNorm", "LeakyReLU", "Linear", "LogSigmoid",

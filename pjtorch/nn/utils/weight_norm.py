@@ -5,7 +5,12 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
+import jax.numpy as jnp
+
+from ... import dispatch
+from ...ops.registry import Op
 from ...tensor.tensor import Tensor
+from .._utils import static
 from ..modules.module import Module
 from ..parameter import Parameter
 
@@ -19,6 +24,22 @@ def norm_except_dim(v: Tensor, pow: float = 2, dim: int = 0) -> Tensor:
     return v.norm(pow, dim=others, keepdim=True) if others else v.abs()
 
 
+def _fused_weight_norm(v, g, dim):
+    others = tuple(d for d in range(v.ndim) if d != dim)
+    return v * (g / jnp.sqrt(jnp.sum(v * v, axis=others, keepdims=True)))
+
+
+# PyTorch's fused kernel, taken when the kept dim is the first or the last: its grad_fn is its own.
+_WEIGHT_NORM = Op("weight_norm", _fused_weight_norm, grad_name="WeightNormInterfaceBackward0", promote="none")
+
+
+def _weight_norm(v: Tensor, g: Tensor, dim: int) -> Tensor:
+    """torch._weight_norm: g * v / ||v||, fused (as PyTorch's kernel) when `dim` is v's first or last dim."""
+    if dim in (0, v.ndim - 1):
+        return dispatch.apply(_WEIGHT_NORM, (v, g), static(dim=dim))
+    return v * (g / norm_except_dim(v, 2, dim))
+
+
 class WeightNorm:
     """The forward pre-hook that writes `name` from the `name_g` and `name_v` parameters."""
 
@@ -27,7 +48,7 @@ class WeightNorm:
 
     def compute_weight(self, module: Module) -> Tensor:
         g, v = getattr(module, self.name + "_g"), getattr(module, self.name + "_v")
-        return v * (g / norm_except_dim(v, 2, self.dim))
+        return _weight_norm(v, g, self.dim)
 
     @staticmethod
     def apply(module: Module, name: str, dim: int) -> "WeightNorm":

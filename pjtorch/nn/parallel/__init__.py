@@ -1,0 +1,4 @@
+"""`torch.nn.parallel`: DataParallel."""
+from .data_parallel import DataParallel
+
+__all__ = ["DataParallel"]
