@@ -150,8 +150,9 @@ _PROGRAM_SIGHTINGS: dict = {}
 
 def compute(roots: Sequence) -> None:
     """Computes the pending `roots` and the values deferred under no_grad, with what they read: one XLA call for the
-    whole program once it has been met before (compiling costs more than a one-off program saves), else op
-    by op. Intermediate values a tensor still holds are kept too, so nothing is computed twice."""
+    whole program where every value was made under no_grad and the program has come back (compiling costs more
+    than a one-off program saves), else op by op. Intermediate values a tensor still holds are kept too, so
+    nothing is computed twice."""
     if len(roots) == 1 and _alone(roots[0]):  # the common case: a value read as soon as it is made
         _UNRECORDED.clear()
         _op_by_op([roots[0]] if roots[0].array is None else [])
