@@ -87,7 +87,7 @@ def get_arch_list() -> list:
 
 def synchronize(device=None) -> None:
     """Waits for all queued work on the device (JAX dispatches asynchronously too), the values pjtorch deferred
-under no_grad included, so that code timed between synchronizations is timed whole."""
+    under no_grad included, so that code timed between synchronizations is timed whole."""
     import jax
 
     gpu = _gpu(device)
