@@ -200,7 +200,7 @@ def apply(op: Op, inputs: Sequence, static: tuple = ()):
     unrecorded = not grad_mode.STATE.enabled
     lazily = unrecorded or (recording and decision.dtype is not None)
     if views:
-        _read_views(inputs, arrays, lazily, device)
+        _read_views(inputs, arrays, lazily, unrecorded, device)
     if lazily:
         if recording:
             return _apply_deferred(decision, inputs, arrays, device)
@@ -220,7 +220,7 @@ _DEFAULT_DTYPE = dtypes._default
 _ARRAY_TYPE = type(jax.numpy.zeros(()))
 
 
-def _read_views(inputs: Sequence, arrays: list, lazily: bool, device) -> None:
+def _read_views(inputs: Sequence, arrays: list, lazily: bool, unrecorded: bool, device) -> None:
     """The values of the operands that are views. A call whose result is deferred defers the reads too, so the
     fused backward computes them inside its own single call."""
     for i, x in enumerate(inputs):
@@ -229,7 +229,7 @@ def _read_views(inputs: Sequence, arrays: list, lazily: bool, device) -> None:
             if lazily:
                 offset = scalar_array(x._offset, np.int64, device)
                 read = deferred.defer(strided.read_kernel(x._shape, x._stride), (x._storage.lazy_array, offset),
-                                      x._shape, x._storage.dtype.jax, not grad_mode.STATE.enabled)
+                                      x._shape, x._storage.dtype.jax, unrecorded)
             arrays[i] = x._value() if read is None else read
 
 
@@ -246,10 +246,7 @@ def _apply_unrecorded(decision: Decision, arrays: list, device) -> Tensor:
     if result is None:
         return Tensor._wrap_layout(decision.kernel.jit(*deferred.concrete_all(arrays)), device, decision.dtype,
                                    shape, stride)
-    output = Tensor._wrap_layout(result, device, decision.dtype, shape, stride)
-    result.owner = weakref.ref(output._storage)
-    deferred.note_unrecorded(result, write=False)
-    return output
+    return _holding(Tensor._wrap_layout(result, device, decision.dtype, shape, stride), result, unrecorded=True)
 
 
 def _apply_unrecorded_outputs(decision: Decision, arrays: list, device) -> tuple:
@@ -257,14 +254,8 @@ def _apply_unrecorded_outputs(decision: Decision, arrays: list, device) -> tuple
     results = deferred.defer_outputs(decision.kernel, arrays, decision.out_meta)
     if results is None:
         return tuple(Tensor._wrap(r, device) for r in decision.kernel.jit(*deferred.concrete_all(arrays)))
-    outputs = []
-    for result in results:
-        shape, stride = contiguous_layout(result.shape)
-        output = Tensor._wrap_layout(result, device, dtypes.from_jax(result.dtype), shape, stride)
-        result.owner = weakref.ref(output._storage)
-        deferred.note_unrecorded(result, write=False)
-        outputs.append(output)
-    return tuple(outputs)
+    return tuple(_holding(Tensor._wrap_layout(r, device, dtypes.from_jax(r.dtype), *contiguous_layout(r.shape)), r,
+                          unrecorded=True) for r in results)
 
 
 def _apply_deferred(decision: Decision, inputs: Sequence, arrays: list, device) -> Tensor:
@@ -276,9 +267,17 @@ def _apply_deferred(decision: Decision, inputs: Sequence, arrays: list, device) 
         arrays = deferred.concrete_all(arrays)
         output = Tensor._wrap_layout(kernel.jit(*arrays), device, decision.dtype, shape, stride)
     else:
-        output = Tensor._wrap_layout(result, device, decision.dtype, shape, stride)
-        result.owner = weakref.ref(output._storage)
+        output = _holding(Tensor._wrap_layout(result, device, decision.dtype, shape, stride), result, unrecorded=False)
     record(kernel, inputs, arrays, (output,), decision=decision)
+    return output
+
+
+def _holding(output: Tensor, result: deferred.Deferred, unrecorded: bool) -> Tensor:
+    """`output`, whose storage now owns the pending `result` (a computation returns a value only while its owner
+    still holds it); a value made under no_grad joins the next computation."""
+    result.owner = weakref.ref(output._storage)
+    if unrecorded:
+        deferred.note_unrecorded(result, write=False)
     return output
 
 

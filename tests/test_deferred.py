@@ -367,3 +367,33 @@ def test_a_recorded_value_read_before_backward_rounds_as_the_eager_call():
     x = pt.randn(3, 7)
     values = [pt.nn.functional.linear(x, layer.weight, layer.bias).tolist() for _ in range(6)]
     assert all(v == values[0] for v in values)
+
+
+def test_an_array_read_in_several_places_is_one_argument_of_the_program():
+    """Each argument of an XLA call costs microseconds, so the program reads an array used many times once; which
+    values are the same array is part of the cached program's key, so a program is reused only where that holds."""
+    x = pt.tensor([1.5, -2.0], requires_grad=True)
+    same = _warm(lambda: x * x * x)._storage._array
+    program, leaves, refs, computed = deferred.flatten([[same]])
+    assert len(computed) == 2 and len(leaves) == 1 and refs == ((-2,),)
+    other = pt.tensor([1.5, -2.0], requires_grad=True)
+    mixed = _warm(lambda: x * other * x)._storage._array
+    mixed_program, mixed_leaves, _, _ = deferred.flatten([[mixed]])
+    assert len(mixed_leaves) == 2 and mixed_program != program
+
+    def step(a, b):
+        (a * b * a).sum().backward()
+
+    for a, b in [(x, x), (x, other)] * 3:  # both patterns compile once each, and keep their own gradients
+        a.grad = b.grad = None
+        step(a, b)
+        ta, tb = torch.tensor([1.5, -2.0], requires_grad=True), torch.tensor([1.5, -2.0], requires_grad=True)
+        (ta * (ta if b is a else tb) * ta).sum().backward()
+        np.testing.assert_allclose(a.grad.numpy(), ta.grad.numpy(), rtol=1e-6)
+        if b is not a:
+            np.testing.assert_allclose(b.grad.numpy(), tb.grad.numpy(), rtol=1e-6)
+    before = TRACE_COUNTS["backward.fused"]
+    for a, b in [(x, x), (x, other)] * 2:
+        a.grad = b.grad = None
+        step(a, b)
+    assert TRACE_COUNTS["backward.fused"] == before
