@@ -10,6 +10,7 @@ Shapes are few on purpose: compiling a new signature dominates the run time.
 from __future__ import annotations
 
 import collections
+import warnings
 import zlib
 from typing import Callable, NamedTuple
 
@@ -357,12 +358,42 @@ def test_create_graph_accumulates_differentiably_into_grad():
     assert x.grad.item() == 27.0 and x.grad.requires_grad
     (x ** 2).backward(create_graph=True)
     assert x.grad.item() == 33.0
-    second, = pt.autograd.grad(x.grad, x)
+    second, = pt.autograd.grad(x.grad, x, retain_graph=True)
     assert second.item() == 20.0
     gradient = x.grad
     x.grad = None
     gradient.backward()
     assert x.grad.item() == 20.0
+    with pytest.raises(RuntimeError, match="backward through the graph a second time"):
+        gradient.backward()  # the gradient's own graph was freed, as PyTorch frees it
+
+
+def test_a_first_gradient_under_create_graph_is_stored_as_a_copy_and_its_graph_is_freed():
+    """PyTorch stores a leaf's first create_graph gradient through copy_ (grad_fn=<CopyBackwards>), and a gradient
+    graph keeps what its nodes read only until a backward through it."""
+    def program(m):
+        x = m.tensor([1.0, 2.0], requires_grad=True)
+        (x ** 3).sum().backward(create_graph=True)
+        lines = [repr(x.grad), type(x.grad.grad_fn).__name__,
+                 [type(n).__name__ for n, _ in x.grad.grad_fn.next_functions if n is not None]]
+        (x.grad * 2).sum().backward()
+        lines.append(repr(x.grad))
+        w = m.tensor(3.0, requires_grad=True)
+        (gw,) = m.autograd.grad(w * w.exp(), w, create_graph=True)
+        gw.backward()
+        lines.append(repr(w.grad))
+        try:
+            gw.backward()
+        except RuntimeError as e:
+            lines.append(str(e)[:60])
+        v = m.tensor([[1.0, 2.0]], requires_grad=True)
+        (gv,) = m.autograd.grad((v.t() * 3).sum(), v, create_graph=True)
+        lines.append(gv.requires_grad)
+        return lines
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert program(pt) == program(torch)
 
 
 SECOND_ORDER = [c for cases in FAMILIES.values() for c in cases if c.name in {

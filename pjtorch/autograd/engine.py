@@ -16,7 +16,7 @@ import jax.numpy as jnp
 
 from .. import dispatch
 from .._stack import user_stacklevel
-from ..ops.registry import Op, SAVES_NOTHING
+from ..ops.registry import Op, SAVES_INPUTS, SAVES_NOTHING
 from ..tensor import factories
 from ..tensor.size import Size
 from ..tensor.tensor import Tensor
@@ -422,11 +422,18 @@ def _links(node: OpNode, static: tuple, avals: tuple) -> tuple:
     return (primals_read if name in _LINKED_BY_READING else primals_differentiated)(static, avals)
 
 
+# Gradient nodes that only rearrange the incoming gradient keep nothing for backward, as PyTorch's do; the others
+# keep the values they read, freed by a backward through them (a second one raises, as PyTorch's does).
+_KEEPING_NOTHING = frozenset({"ViewBackward0", "TBackward0", "TransposeBackward0", "PermuteBackward0",
+                              "SqueezeBackward1"})
+
+
 @functools.lru_cache(maxsize=None)
 def _vjp_op(grad_name: str) -> Op:
     """The op a node's vjp is recorded as, named as PyTorch would name the gradient it makes."""
     name = _DOUBLE_BACKWARD_NAMES.get(grad_name, grad_name.rstrip("0123456789") + "Backward0")
-    return Op("vjp", vjp_of, grad_name=name, saves=SAVES_NOTHING, promote="none")
+    return Op("vjp", vjp_of, grad_name=name, saves=SAVES_NOTHING if name in _KEEPING_NOTHING else SAVES_INPUTS,
+              promote="none")
 
 
 def _apply_recorded(node: OpNode, saved: tuple, grads_out: list) -> tuple:
@@ -471,7 +478,7 @@ def accumulate_into_leaf(leaf: Tensor, g, create_graph: bool) -> None:
     leaf's post-accumulate hooks run."""
     if create_graph:
         g = _conj_if_complex(g)
-        leaf._grad = g if leaf._grad is None else leaf._grad + g
+        leaf._grad = _first_recorded_grad(leaf, g) if leaf._grad is None else leaf._grad + g
     else:
         g = _conj_array(g)
         if g.dtype != leaf.dtype.jax:
@@ -486,6 +493,14 @@ def accumulate_into_leaf(leaf: Tensor, g, create_graph: bool) -> None:
 
 
 _ADD = jax.jit(lambda a, b: a + b.astype(a.dtype))
+
+
+def _first_recorded_grad(leaf: Tensor, g: Tensor) -> Tensor:
+    """A leaf's first gradient under create_graph is stored as PyTorch stores it: a copy laid out as the leaf, so
+    `.grad` prints grad_fn=<CopyBackwards> (a gradient with no history is kept as it is)."""
+    if g._grad_fn is None:
+        return g
+    return factories.empty_like(leaf, dtype=g.dtype, device=g.device).copy_(g)
 
 
 def _conj_array(g):
