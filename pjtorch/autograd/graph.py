@@ -175,7 +175,7 @@ SERIAL_OF = operator.attrgetter("serial")
 
 
 # PyTorch's hand-written C++ nodes (not generated from derivatives.yaml) name themselves with their namespace.
-_HAND_WRITTEN = frozenset({"CopyBackwards"})
+_HAND_WRITTEN = frozenset({"CopyBackwards", "CopySlices"})
 
 
 class Node:

@@ -1,6 +1,6 @@
 """`torch.nn`: Module, Parameter and Buffer, the layers, `functional`, `init`, `utils`, `attention` and
 `parallel`."""
-from . import attention, functional, init, parallel, utils
+from . import attention, functional, grad, init, parallel, utils
 from .modules import *  # noqa: F401,F403
 from .modules import __all__ as _modules_all
 from .parallel import DataParallel

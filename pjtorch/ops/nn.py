@@ -44,6 +44,16 @@ def _conv(x, weight, *bias, stride, padding, dilation, groups):
 CONV = Op("convolution", _conv, grad_name="ConvolutionBackward0", promote="none")
 
 
+def _conv_tbc(x, weight, bias, *, pad):
+    """A 1-d convolution over (time, batch, channels), its weight (kernel width, in, out), padded `pad` each side."""
+    out = lax.conv_general_dilated(x, weight, window_strides=(1,), padding=((pad, pad),),
+                                   dimension_numbers=("WNC", "WIO", "WNC"), precision=_PRECISION)
+    return out + bias
+
+
+CONV_TBC = Op("conv_tbc", _conv_tbc, grad_name="ConvTbcBackward0", promote="none")
+
+
 # ----- pooling ------------------------------------------------------------------------------------
 
 def _window(x, size: tuple, fill) -> tuple:
@@ -158,7 +168,66 @@ MAX_POOL = _pool_ops("max_pool", _max_pool, "MaxPool{n}DWithIndicesBackward0")
 MAX_POOL_WITH_INDICES = _pool_ops("max_pool", _max_pool_with_indices, "MaxPool{n}DWithIndicesBackward0")
 AVG_POOL = _pool_ops("avg_pool", _avg_pool, "AvgPool{n}DBackward0")
 ADAPTIVE_AVG_POOL = _pool_ops("adaptive_avg_pool", _adaptive_avg_pool, "AdaptiveAvgPool{n}DBackward0")
+def _channel_shuffle(x, *, groups):
+    """Channels split into groups and interleaved: (N, g, C/g, *) transposed to (N, C/g, g, *)."""
+    grouped = x.reshape(x.shape[:1] + (groups, x.shape[1] // groups) + x.shape[2:])
+    return jnp.swapaxes(grouped, 1, 2).reshape(x.shape)
+
+
+CHANNEL_SHUFFLE = Op("channel_shuffle", _channel_shuffle, grad_name="ChannelShuffleBackward0", saves=SAVES_NOTHING,
+                     promote="none")
 GLOBAL_AVG_POOL = Op("mean", _global_avg_pool, grad_name="MeanBackward1", saves=SAVES_NOTHING, promote="none")
+
+
+# Which of a plane's random samples places the windows along each spatial dim (PyTorch's 2-d kernel reads them
+# (width, height), its 3-d kernel (time, height, width)).
+_FRACTIONAL_SAMPLE_AXES = {2: (1, 0), 3: (0, 1, 2)}
+
+
+def _fractional_starts(samples, size: int, out: int, pool: int):
+    """Each window's start along one dim, (N, C, out): pseudo-random steps that span the input, as PyTorch's
+    generate_intervals, in the input's precision; the last window ends at the input's end."""
+    last = jnp.full(samples.shape + (min(out, 1),), size - pool, jnp.int32)
+    if out < 2:
+        return last
+    alpha = _opmath(jnp.asarray((size - pool) / (out - 1), samples.dtype))
+    u = _opmath(samples)[..., None]
+    steps = jnp.arange(out - 1, dtype=u.dtype)
+    starts = ((steps + u) * alpha).astype(jnp.int32) - (u * alpha).astype(jnp.int32)
+    return jnp.concatenate([starts, last], axis=-1)
+
+
+def _fractional_max_pool(x, samples, *, kernel_size, output_size):
+    """Max over windows of `kernel_size` placed by `samples` (N, C, dims), and each maximum's index, flat over the
+    spatial dims; the gradient reaches the chosen elements only, as PyTorch's backward does."""
+    rank = len(kernel_size)
+    unbatched = x.ndim == rank + 1
+    x = x[None] if unbatched else x
+    batch, channels, spatial = x.shape[0], x.shape[1], x.shape[2:]
+    samples = samples[:batch]
+    starts = [_fractional_starts(samples[..., axis], size, out, pool)
+              for axis, size, out, pool in zip(_FRACTIONAL_SAMPLE_AXES[rank], spatial, output_size, kernel_size)]
+    windows = x
+    for dim, (start, out, pool) in enumerate(zip(starts, output_size, kernel_size)):
+        rows = (start[..., None] + jnp.arange(pool)).reshape((batch, channels) + (1,) * dim + (out * pool,)
+                                                              + (1,) * (rank - dim - 1))
+        windows = jnp.take_along_axis(windows, rows, axis=2 + dim, mode="clip")
+    split = [n for pair in zip(output_size, kernel_size) for n in pair]
+    order = [0, 1] + [2 + 2 * d for d in range(rank)] + [3 + 2 * d for d in range(rank)]
+    windows = windows.reshape(batch, channels, *split).transpose(order).reshape(batch, channels, *output_size,
+                                                                                     int(np.prod(kernel_size)))
+    best = jnp.argmax(windows, axis=-1)
+    values = jnp.take_along_axis(windows, best[..., None], axis=-1)[..., 0]
+    flat = jnp.zeros(best.shape, jnp.int64)
+    for dim, (offset, start, size) in enumerate(zip(jnp.unravel_index(best, kernel_size), starts, spatial)):
+        start = start.reshape(start.shape[:2] + tuple(output_size[d] if d == dim else 1 for d in range(rank)))
+        flat = flat * size + (start + offset).astype(jnp.int64)
+    flat = lax.stop_gradient(flat)
+    return (values[0], flat[0]) if unbatched else (values, flat)
+
+
+FRACTIONAL_MAX_POOL = {n: Op("fractional_max_pool", _fractional_max_pool,
+                             grad_name=f"FractionalMaxPool{n}DBackward0", promote="none") for n in (2, 3)}
 
 
 # ----- normalisation ------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""ASGD, SparseAdam and Adafactor: PyTorch's validation, defaults and state."""
+"""ASGD, SparseAdam, Adafactor and Muon: PyTorch's validation, defaults and state."""
 from __future__ import annotations
 
 from typing import Iterable
@@ -108,3 +108,36 @@ class Adafactor(Optimizer):
         if full:
             self._run_update(updates.ADAFACTOR_UPDATE, group, full, ("step", "variance"),
                              {**static, "factored": False})
+
+
+class Muon(Optimizer):
+    """Momentum whose update is orthogonalised by Newton-Schulz iterations; for 2-d parameters only."""
+
+    def __init__(self, params: Iterable, lr: float = 1e-3, weight_decay: float = 0.1, momentum: float = 0.95,
+                 nesterov: bool = True, ns_coefficients: tuple = (3.4445, -4.775, 2.0315), eps: float = 1e-7,
+                 ns_steps: int = 5, adjust_lr_fn: str | None = None) -> None:
+        check_tensor_lr(lr)
+        for name, value in (("Learning rate", lr), ("weight decay", weight_decay), ("momentum", momentum)):
+            if not 0.0 <= value:
+                raise ValueError(f"{name} should be >= 0 but is: {value}")
+        if adjust_lr_fn is not None and adjust_lr_fn not in ("original", "match_rms_adamw"):
+            raise ValueError(f"Adjust learning rate function {adjust_lr_fn} is not supported")
+        super().__init__(params, {"lr": lr, "weight_decay": weight_decay, "momentum": momentum, "nesterov": nesterov,
+                                  "ns_coefficients": ns_coefficients, "eps": eps, "ns_steps": ns_steps,
+                                  "adjust_lr_fn": adjust_lr_fn})
+        for group in self.param_groups:
+            for param in group["params"]:
+                if param.ndim != 2:
+                    raise ValueError("Muon only supports 2D parameters whereas we found a parameter with size: "
+                                     f"{param.size()}")
+
+    def _update_group(self, group: dict, params: list) -> None:
+        if any(p.is_complex() for p in params):
+            raise RuntimeError("Muon does not support complex parameters")
+        for param in params:
+            if not self.state[param]:
+                self._zeros_like_state(param, ("momentum_buffer",))
+        static = {"weight_decay": float(group["weight_decay"]), "momentum": float(group["momentum"]),
+                  "nesterov": bool(group["nesterov"]), "ns_coefficients": tuple(map(float, group["ns_coefficients"])),
+                  "eps": float(group["eps"]), "ns_steps": int(group["ns_steps"]), "adjust_lr_fn": group["adjust_lr_fn"]}
+        self._run_update(updates.MUON_UPDATE, group, params, ("momentum_buffer",), static)

@@ -1,4 +1,4 @@
-"""Update rules of ASGD and Adafactor as pure JAX functions.
+"""Update rules of ASGD, Adafactor and Muon as pure JAX functions.
 
 Same conventions as `updates`: `lr` first (dynamic), then flat lists of `count` params, grads
 and state arrays; the new params and state come back in that order. PyTorch reads the step
@@ -12,7 +12,7 @@ from jax import lax
 
 from ..ops.registry import Op, SAVES_NOTHING
 from .more_updates import _collect
-from .updates import _split
+from .updates import _lerp, _split
 
 
 def _lerp_dynamic(start, end, weight):
@@ -77,5 +77,56 @@ def _adafactor(lr, *arrays, count, beta2_decay, eps1, eps2, d, weight_decay, max
     return _collect(*rows)
 
 
+def _bf16(x):
+    """A bfloat16 kernel's result: computed in float32, rounded once."""
+    return x.astype(jnp.bfloat16)
+
+
+def _matmul(a, b):
+    """A float32 product at full precision (a GPU would otherwise round the operands to TF32)."""
+    return jnp.matmul(a, b, precision=lax.Precision.HIGHEST)
+
+
+def _newton_schulz(update, coefficients: tuple, steps: int, eps: float):
+    """The nearest semi-orthogonal matrix, approximately: `steps` quintic Newton-Schulz iterations in bfloat16 on
+    the wide orientation, each product rounded to bfloat16 as PyTorch's bfloat16 matmuls and addmms are."""
+    a, b, c = coefficients
+    x = update.astype(jnp.bfloat16)
+    tall = x.shape[0] > x.shape[1]
+    norm = _bf16(jnp.sqrt(jnp.sum(jnp.square(x.astype(jnp.float32)))))
+    x = _bf16(x.astype(jnp.float32) / _bf16(norm.astype(jnp.float32) + eps).astype(jnp.float32))
+    x = x.T if tall else x
+    for _ in range(steps):
+        xf = x.astype(jnp.float32)
+        gram = _bf16(_matmul(xf, xf.T)).astype(jnp.float32)
+        poly = _bf16(b * gram + c * _matmul(gram, gram)).astype(jnp.float32)
+        x = _bf16(a * xf + _matmul(poly, xf))
+    return x.T if tall else x
+
+
+def _lr_ratio(shape: tuple, adjust_lr_fn: str | None) -> tuple:
+    """(factor on lr, factor on sqrt): Keller's sqrt(max(1, rows/cols)), or Moonshot's 0.2 * sqrt(max(rows, cols))."""
+    rows, cols = shape
+    if adjust_lr_fn == "match_rms_adamw":
+        return 0.2, max(rows, cols) ** 0.5
+    return 1.0, max(1, rows / cols) ** 0.5
+
+
+def _muon(lr, *arrays, count, weight_decay, momentum, nesterov, ns_coefficients, eps, ns_steps, adjust_lr_fn):
+    params, grads, buffers = _split(arrays, count)
+    lr64 = lr.astype(jnp.float64)
+    rows = []
+    for param, grad, buffer in zip(params, grads, buffers):
+        buffer = _lerp(buffer, grad, 1 - momentum)
+        update = _lerp(grad, buffer, momentum) if nesterov else buffer
+        orthogonal = _newton_schulz(update, ns_coefficients, ns_steps, eps)
+        param = param * (1 - lr64 * weight_decay).astype(param.dtype)
+        scale, root = _lr_ratio(param.shape, adjust_lr_fn)
+        param = param + (-(scale * lr64) * root).astype(param.dtype) * orthogonal.astype(param.dtype)
+        rows.append((param, buffer))
+    return _collect(*rows)
+
+
 ASGD_UPDATE = Op("asgd_update", _asgd, saves=SAVES_NOTHING, promote="none")
 ADAFACTOR_UPDATE = Op("adafactor_update", _adafactor, saves=SAVES_NOTHING, promote="none")
+MUON_UPDATE = Op("muon_update", _muon, saves=SAVES_NOTHING, promote="none")

@@ -1,14 +1,26 @@
 """L-BFGS, PyTorch's algorithm step for step: a two-loop recursion over the last `history_size` steps
 and either a fixed step or a strong-Wolfe line search. Scalars the line search branches on are read
-to the host once each (PyTorch compares the same values), the direction stays on the device."""
+to the host once each (PyTorch compares the same values), the direction stays on the device.
+
+PyTorch's scalars are a mix of Python floats (losses, tolerances) and 0-dim tensors (dot products, norms, and
+any step size computed from them), and arithmetic touching a tensor rounds to its dtype. Here the tensor-valued
+ones are NumPy scalars of the parameters' dtype, whose promotion with Python floats (NEP 50) is PyTorch's, so
+every comparison and interpolation rounds as PyTorch's does and long runs do not drift apart in float32."""
 from __future__ import annotations
 
 from typing import Callable, Iterable
+
+import numpy as np
 
 from ..autograd import grad_mode
 from ..tensor import functions
 from ..tensor.tensor import Tensor
 from .optimizer import Optimizer, check_tensor_lr
+
+
+def _scalar(value: Tensor) -> np.generic:
+    """A 0-dim tensor's value as a NumPy scalar of its dtype: it rounds as the tensor would in later arithmetic."""
+    return value.dtype.jax.type(value.item())
 
 
 def _cubic_interpolate(x1: float, f1: float, g1: float, x2: float, f2: float, g2: float,
@@ -30,10 +42,10 @@ def _cubic_interpolate(x1: float, f1: float, g1: float, x2: float, f2: float, g2
 def _strong_wolfe(evaluate: Callable, t: float, d: Tensor, f: float, g: Tensor, gtd: float, c1: float = 1e-4,
                   c2: float = 0.9, tolerance_change: float = 1e-9, max_ls: int = 25) -> tuple:
     """(loss, flat grad, step, evaluations) of a step along d meeting the strong Wolfe conditions."""
-    d_norm = float(d.abs().max())
+    d_norm = _scalar(d.abs().max())
     f_new, g_new = evaluate(t)
-    evals, gtd_new = 1, float(g_new.dot(d))
-    t_prev, f_prev, g_prev, gtd_prev = 0.0, f, g, gtd
+    evals, gtd_new = 1, _scalar(g_new.dot(d))
+    t_prev, f_prev, g_prev, gtd_prev = 0, f, g, gtd
     done, ls_iter = False, 0
     bracket = bracket_f = bracket_g = bracket_gtd = None
     while ls_iter < max_ls:
@@ -52,9 +64,9 @@ def _strong_wolfe(evaluate: Callable, t: float, d: Tensor, f: float, g: Tensor, 
                                     bounds=(t + 0.01 * (t - t_prev), t * 10))
         t_prev, f_prev, g_prev, gtd_prev, t = t, f_new, g_new, gtd_new, next_t
         f_new, g_new = evaluate(t)
-        evals, gtd_new, ls_iter = evals + 1, float(g_new.dot(d)), ls_iter + 1
+        evals, gtd_new, ls_iter = evals + 1, _scalar(g_new.dot(d)), ls_iter + 1
     if ls_iter == max_ls:
-        bracket, bracket_f, bracket_g = [0.0, t], [f, f_new], [g, g_new]
+        bracket, bracket_f, bracket_g = [0, t], [f, f_new], [g, g_new]
 
     # zoom: shrink the bracket until a point meets the conditions
     insufficient_progress = False
@@ -74,7 +86,7 @@ def _strong_wolfe(evaluate: Callable, t: float, d: Tensor, f: float, g: Tensor, 
         else:
             insufficient_progress = False
         f_new, g_new = evaluate(t)
-        evals, gtd_new, ls_iter = evals + 1, float(g_new.dot(d)), ls_iter + 1
+        evals, gtd_new, ls_iter = evals + 1, _scalar(g_new.dot(d)), ls_iter + 1
         if f_new > f + c1 * t * gtd or f_new >= bracket_f[low]:
             bracket[high], bracket_f[high], bracket_g[high], bracket_gtd[high] = t, f_new, g_new, gtd_new
             low, high = (0, 1) if bracket_f[0] <= bracket_f[1] else (1, 0)
@@ -112,7 +124,7 @@ class LBFGS(Optimizer):
         offset = 0
         for param in self._params:
             numel = param.numel()
-            param.add_(update[offset:offset + numel].view_as(param), alpha=step)
+            param.add_(update[offset:offset + numel].view_as(param), alpha=float(step))
             offset += numel
 
     def _evaluate(self, closure: Callable) -> float:
@@ -121,7 +133,7 @@ class LBFGS(Optimizer):
 
     def step(self, closure: Callable):  # type: ignore[override]
         """Up to max_iter L-BFGS iterations; `closure` must zero the gradients, compute the loss and backprop."""
-        with grad_mode.no_grad():
+        with grad_mode.no_grad(), np.errstate(all="ignore"):  # PyTorch's scalar tensors overflow silently
             return self._step(closure)
 
     def _step(self, closure: Callable):
@@ -139,10 +151,11 @@ class LBFGS(Optimizer):
         current_evals = 1
         state["func_evals"] += 1
         flat_grad = self._gather_flat_grad()
-        if float(flat_grad.abs().max()) <= tolerance_grad:
+        if _scalar(flat_grad.abs().max()) <= tolerance_grad:
             return orig_loss
 
         d, t = state.get("d"), state.get("t")
+        t = _scalar(t) if isinstance(t, Tensor) else t
         old_dirs, old_stps, ro = state.get("old_dirs"), state.get("old_stps"), state.get("ro")
         h_diag, prev_flat_grad, prev_loss = state.get("H_diag"), state.get("prev_flat_grad"), state.get("prev_loss")
         n_iter = 0
@@ -153,12 +166,12 @@ class LBFGS(Optimizer):
                 d, old_dirs, old_stps, ro, h_diag = flat_grad.neg(), [], [], [], 1
             else:
                 al = state.setdefault("al", [None] * history_size)
-                d, h_diag = self._direction(flat_grad, flat_grad - prev_flat_grad, d * t, old_dirs, old_stps, ro,
-                                            h_diag, history_size, al)
+                d, h_diag = self._direction(flat_grad, flat_grad - prev_flat_grad, d * float(t), old_dirs, old_stps,
+                                            ro, h_diag, history_size, al)
             prev_flat_grad = flat_grad.clone()
             prev_loss = loss
-            t = float((1.0 / flat_grad.abs().sum()).clamp(max=1.0) * lr) if state["n_iter"] == 1 else lr
-            gtd = float(flat_grad.dot(d))
+            t = min(1.0, _scalar(1.0 / flat_grad.abs().sum())) * lr if state["n_iter"] == 1 else lr
+            gtd = _scalar(flat_grad.dot(d))
             if gtd > -tolerance_change:
                 break
 
@@ -178,22 +191,24 @@ class LBFGS(Optimizer):
 
                 loss, flat_grad, t, evals = _strong_wolfe(evaluate, t, d, loss, flat_grad, gtd)
                 self._add_grad(t, d)
-                converged = float(flat_grad.abs().max()) <= tolerance_grad
+                converged = _scalar(flat_grad.abs().max()) <= tolerance_grad
             else:
                 self._add_grad(t, d)
                 converged = False
                 if n_iter != max_iter:
                     loss = self._evaluate(closure)
                     flat_grad = self._gather_flat_grad()
-                    converged = float(flat_grad.abs().max()) <= tolerance_grad
+                    converged = _scalar(flat_grad.abs().max()) <= tolerance_grad
                     evals = 1
             current_evals += evals
             state["func_evals"] += evals
             if n_iter == max_iter or current_evals >= max_eval or converged:
                 break
-            if float((d * t).abs().max()) <= tolerance_change or abs(loss - prev_loss) < tolerance_change:
+            if _scalar((d * float(t)).abs().max()) <= tolerance_change or abs(loss - prev_loss) < tolerance_change:
                 break
 
+        if isinstance(t, np.generic):  # a tensor in PyTorch's state
+            t = flat_grad.new_tensor(t.item())
         state.update(d=d, t=t, old_dirs=old_dirs, old_stps=old_stps, ro=ro, H_diag=h_diag,
                      prev_flat_grad=prev_flat_grad, prev_loss=prev_loss)
         return orig_loss
@@ -205,7 +220,7 @@ class LBFGS(Optimizer):
         adding this one (kept only when its curvature y·s is positive); `al`, the recursion's coefficients, is the
         state's list, which PyTorch keeps between steps."""
         ys = y.dot(s)
-        if float(ys) > 1e-10:
+        if _scalar(ys) > 1e-10:
             if len(old_dirs) == history_size:
                 del old_dirs[0], old_stps[0], ro[0]
             old_dirs.append(y)

@@ -151,6 +151,7 @@ class Optimizer:
             for group in self.param_groups:
                 params = [p for p in group["params"] if p.grad is not None]
                 if params:
+                    _check_capturable(type(self).__name__, group, params)
                     self._update_group(group, params)
         return loss
 
@@ -284,6 +285,24 @@ class Optimizer:
                 if key != "params":
                     text += f"    {key}: {group[key]}\n"
         return text + ")"
+
+
+# What PyTorch's capturable check names, per optimizer (single-tensor, foreach), and the implementations whose
+# list of devices includes xla.
+_CAPTURED_STATE = {"NAdam": ("params, mu_products and state_steps", "params, mu_products, and state_steps"),
+                   "ASGD": ("params, mus, etas, and state_steps",) * 2}
+_XLA_LISTED = {False: {"Adam", "AdamW", "Adamax", "NAdam", "RAdam", "RMSprop", "Rprop", "ASGD"},
+               True: {"RMSprop", "Rprop"}}
+
+
+def _check_capturable(name: str, group: dict, params: list) -> None:
+    """capturable=True is for CUDA graphs: PyTorch refuses it for CPU parameters when it steps."""
+    if not group.get("capturable") or all(p.device.type != "cpu" for p in params):
+        return
+    foreach = bool(group.get("foreach"))
+    devices = ["cuda", "xpu", "hpu", "privateuseone"] + (["xla"] if name in _XLA_LISTED[foreach] else [])
+    what = _CAPTURED_STATE.get(name, ("params and state_steps",) * 2)[foreach]
+    raise AssertionError(f"If capturable=True, {what} must be on supported devices: {devices}.")
 
 
 def _split_names(param_group: dict) -> None:

@@ -40,6 +40,11 @@ def enabled(backend: SDPBackend) -> bool:
     return backend in _enabled
 
 
+def set_enabled(backend: SDPBackend, flag: bool) -> None:
+    """Allows or forbids `backend` outside any sdpa_kernel block (`torch.backends.cuda.enable_*_sdp`)."""
+    (_enabled.add if flag else _enabled.discard)(backend)
+
+
 def _cur_sdpa_kernel_backends(with_priority: bool = False) -> list:
     order = _PRIORITY if with_priority else [SDPBackend.CUDNN_ATTENTION, SDPBackend.FLASH_ATTENTION,
                                              SDPBackend.EFFICIENT_ATTENTION, SDPBackend.MATH,

@@ -10,9 +10,13 @@ from .activation import (
     tanhshrink, threshold, threshold_,
 )
 from .attention import multi_head_attention_forward, scaled_dot_product_attention
-from .conv import conv1d, conv2d, conv3d
+from .conv import conv1d, conv2d, conv3d, conv_tbc
 from .ctc import ctc_loss
 from .dropout import dropout, dropout1d, dropout2d
+from .fractional import (
+    fractional_max_pool2d, fractional_max_pool2d_with_indices, fractional_max_pool3d,
+    fractional_max_pool3d_with_indices,
+)
 from .extra import (
     adaptive_max_pool1d, adaptive_max_pool2d, adaptive_max_pool2d_with_indices, adaptive_max_pool3d,
     adaptive_max_pool3d_with_indices, conv_transpose1d, conv_transpose2d,
@@ -39,7 +43,7 @@ from .vision import affine_grid, grid_sample
 
 __all__ = [
     "adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d", "affine_grid", "avg_pool1d", "avg_pool2d", "avg_pool3d",
-    "batch_norm", "binary_cross_entropy", "binary_cross_entropy_with_logits", "conv1d", "conv2d", "conv3d",
+    "batch_norm", "binary_cross_entropy", "binary_cross_entropy_with_logits", "conv1d", "conv2d", "conv3d", "conv_tbc",
     "cross_entropy", "ctc_loss", "dropout", "dropout1d", "dropout2d", "elu", "embedding", "embedding_bag", "gelu", "grid_sample", "hardsigmoid", "hardswish",
     "hardtanh", "huber_loss", "l1_loss", "layer_norm", "leaky_relu", "linear", "log_softmax", "logsigmoid",
     "max_pool1d", "max_pool2d", "max_pool3d", "max_unpool1d", "max_unpool2d", "max_unpool3d", "mish", "mse_loss", "multi_head_attention_forward", "nll_loss",
@@ -55,3 +59,5 @@ __all__ = [
     "upsample_bilinear", "upsample_nearest",
 ]
 __all__ += _more_all
+__all__ += ["fractional_max_pool2d", "fractional_max_pool2d_with_indices", "fractional_max_pool3d",
+            "fractional_max_pool3d_with_indices"]

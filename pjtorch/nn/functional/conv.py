@@ -26,6 +26,28 @@ def conv3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, 
     return convolution(input, weight, bias, stride, padding, dilation, groups, spatial=3)
 
 
+def conv_tbc(input: Tensor, weight: Tensor, bias: Tensor, pad: int = 0) -> Tensor:
+    """`torch.conv_tbc`: a 1-d convolution laid out (time, batch, channels), with PyTorch's shape checks."""
+    for ok, message in ((input.ndim == 3, "Input must have 3 dims: time, batch, in_channel"),
+                        (weight.ndim == 3, "Weight tensor must have 3 dims: kernel_width, in_channels, "
+                                           "out_channels."),
+                        (bias.ndim == 1, "Bias must be 1-D"),
+                        (bias.shape[0] == weight.shape[-1], "Bias size must equal dim 2 in the weight tensor (output "
+                                                            "channels)."),
+                        (input.shape[-1] == weight.shape[1], "Input dim 2 (input channels) is not == dim 1 in the "
+                                                             "weight tensor")):
+        if not ok:
+            raise RuntimeError(message)
+    length = input.shape[0] + 2 * pad - weight.shape[0] + 1
+    if length < 0:
+        raise RuntimeError(f"Trying to create tensor with negative dimension {length}: "
+                           f"[{length}, {input.shape[1]}, {weight.shape[2]}]")
+    if weight.dtype is not input.dtype:
+        raise RuntimeError(f"self and mat2 must have the same dtype, but got {scalar_name(input.dtype)} and "
+                           f"{scalar_name(weight.dtype)}")
+    return dispatch.apply(nn_ops.CONV_TBC, (input, weight, bias.to(input.dtype)), static(pad=pad))
+
+
 def convolution(input: Tensor, weight: Tensor, bias: Tensor | None, stride, padding, dilation, groups: int,
                 spatial: int) -> Tensor:
     input, weight, bias = cast_inputs(f"conv{spatial}d", input, weight, bias)
@@ -36,8 +58,10 @@ def convolution(input: Tensor, weight: Tensor, bias: Tensor | None, stride, padd
                            "should be the same")
     pads = padding_pairs(padding, kernel, stride, dilation)
     _check(input, weight, groups, stride, pads, kernel, dilation, spatial)
-    operands = (input, weight) if bias is None else (input, weight, bias)
-    return dispatch.apply(nn_ops.CONV, operands, static(stride=stride, padding=pads, dilation=dilation, groups=groups))
+    unbatched = input.ndim == spatial + 1  # PyTorch adds a batch dim and squeezes it off after
+    operands = (input.unsqueeze(0) if unbatched else input, weight) + (() if bias is None else (bias,))
+    output = dispatch.apply(nn_ops.CONV, operands, static(stride=stride, padding=pads, dilation=dilation, groups=groups))
+    return output.squeeze(0) if unbatched else output
 
 
 def padding_pairs(padding, kernel: tuple, stride: tuple, dilation: tuple) -> tuple:

@@ -280,7 +280,7 @@ def fold(input: Tensor, output_size, kernel_size, dilation=1, padding=0, stride=
     channels = input.shape[-2]
     if channels % (k[0] * k[1]):
         raise RuntimeError(f"Expected size of input's dimension 1 to be divisible by the product of kernel_size, but "
-                           f"got input.size(1)={channels} and kernel_size=({k[0]}, {k[1]})")
+                           f"got input.size(1)={channels} and kernel_size=({k[0]}, {k[1]}).")
     blocks = [(o[i] + 2 * p[i] - d[i] * (k[i] - 1) - 1) // s[i] + 1 for i in range(2)]
     if input.shape[-1] != blocks[0] * blocks[1]:
         raise RuntimeError(f"Given output_size=({o[0]}, {o[1]}), kernel_size=({k[0]}, {k[1]}), dilation=({d[0]}, "

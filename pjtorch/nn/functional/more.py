@@ -34,11 +34,24 @@ def pdist(input: Tensor, p: float = 2) -> Tensor:
     return (first - second).norm(p, dim=1)
 
 
+def _check_bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None) -> None:
+    """PyTorch's shape checks, in its order."""
+    if input1.ndim != input2.ndim:
+        raise RuntimeError(f"bilinear(): input dimensions do not match: got {input1.ndim} and {input2.ndim}")
+    for dim, (a, b) in enumerate(zip(input1.shape[:-1], input2.shape[:-1])):
+        if a != b:
+            raise RuntimeError(f"bilinear(): input batch dimensions do not match at dim {dim}: got {a} and {b}")
+    for name, size, expected in (("input1", input1.shape[-1], weight.shape[1]),
+                                 ("input2", input2.shape[-1], weight.shape[2]),
+                                 ("bias", None if bias is None else bias.shape[-1], weight.shape[0])):
+        if size is not None and size != expected:
+            raise RuntimeError(f"bilinear(): {name} size does not match weight size: got {size} but expected "
+                               f"{expected}")
+
+
 def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """y[..., o] = Σ_ij input1[..., i] weight[o, i, j] input2[..., j] + bias[o]."""
-    if input1.shape[:-1] != input2.shape[:-1]:
-        raise RuntimeError(f"bilinear(): input batch dimensions do not match: got {list(input1.shape[:-1])} and "
-                           f"{list(input2.shape[:-1])}")
+    _check_bilinear(input1, input2, weight, bias)
     named = {"input1": input1, "input2": input2, "weight": weight, "bias": bias}
     if len({t.dtype for t in named.values() if t is not None}) > 1:
         got = ", ".join(f"{name}: {functions._c_type_name(t.dtype)}" for name, t in named.items() if t is not None)
@@ -106,7 +119,7 @@ def lp_pool3d(input: Tensor, norm_type: float, kernel_size, stride=None, ceil_mo
 
 
 def channel_shuffle(input: Tensor, groups: int) -> Tensor:
-    """Channels split into groups and interleaved: (N, g, C/g, *) transposed to (N, C/g, g, *)."""
+    """Channels split into groups and interleaved, as one op (PyTorch's grad_fn is its own)."""
     if groups <= 0:
         raise RuntimeError(f"Number of groups to divide channels in must be positive. Value of groups:{groups}")
     if input.ndim <= 2:
@@ -116,9 +129,7 @@ def channel_shuffle(input: Tensor, groups: int) -> Tensor:
     if channels % groups:
         raise RuntimeError(f"Number of channels must be divisible by groups. Got {channels} channels and {groups} "
                            "groups.")
-    rest = tuple(input.shape[2:])
-    grouped = input.reshape(input.shape[0], groups, channels // groups, *rest)
-    return grouped.transpose(1, 2).reshape(input.shape)
+    return dispatch.apply(nn_ops.CHANNEL_SHUFFLE, (input,), static(groups=groups))
 
 
 native_channel_shuffle = channel_shuffle

@@ -35,11 +35,13 @@ def pad(input: Tensor, pad, mode: str = "constant", value: float | None = None) 
             "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)")
     if value:
         raise ValueError(f"Padding mode \"{mode}\" doesn't take in value argument")
-    if mode == "reflect":
-        for dim, (low, high) in enumerate(width):
+    if mode == "reflect":  # checked from the last dim, whose pair is PyTorch's argument #4
+        for i, (low, high) in enumerate(pairs):
+            dim = input.ndim - 1 - i
             if max(low, high) >= input.shape[dim] and (low or high):
-                raise RuntimeError(f"Argument #4: Padding size should be less than the corresponding input dimension, "
-                                   f"but got: padding ({low}, {high}) at dimension {dim} of input {list(input.shape)}")
+                raise RuntimeError(f"Argument #{4 + 2 * i}: Padding size should be less than the corresponding input "
+                                   f"dimension, but got: padding ({low}, {high}) at dimension {dim} of input "
+                                   f"{list(input.shape)}")
     if mode == "circular" and any(max(low, high) > input.shape[dim] for dim, (low, high) in enumerate(width)):
         raise RuntimeError("Padding value causes wrapping around more than once.")
     op = nn_ops.PAD["circular"] if mode == "circular" else nn_ops.PAD[(mode, len(pairs))]

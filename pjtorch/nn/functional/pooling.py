@@ -158,7 +158,7 @@ def _adaptive_avg_pool(input: Tensor, spatial: int, output_size) -> Tensor:
     (input,) = cast_inputs(f"adaptive_avg_pool{spatial}d", input)
     sizes = tuple(input.shape[-spatial:])
     output = tuple(size if wanted is None else wanted for size, wanted in zip(sizes, ntuple(spatial, output_size)))
-    if spatial == 2 and output == (1, 1):
+    if spatial > 1 and output == (1,) * spatial:  # PyTorch takes the mean
         dims = tuple(range(input.ndim - spatial, input.ndim))
         return dispatch.apply(nn_ops.GLOBAL_AVG_POOL, (input,), static(dims=dims))
     return dispatch.apply(nn_ops.ADAPTIVE_AVG_POOL[spatial], (input,), static(output_size=output))

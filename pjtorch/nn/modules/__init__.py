@@ -22,8 +22,8 @@ from .more import *  # noqa: F401,F403
 from .more import __all__ as _more_all
 from .normalization import LayerNorm
 from .pooling import (
-    AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveAvgPool3d, AvgPool1d, AvgPool2d, AvgPool3d, MaxPool1d, MaxPool2d,
-    MaxPool3d, MaxUnpool1d, MaxUnpool2d, MaxUnpool3d,
+    AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveAvgPool3d, AvgPool1d, AvgPool2d, AvgPool3d, FractionalMaxPool2d,
+    FractionalMaxPool3d, MaxPool1d, MaxPool2d, MaxPool3d, MaxUnpool1d, MaxUnpool2d, MaxUnpool3d,
 )
 from .rnn import *  # noqa: F401,F403
 from .rnn import __all__ as _rnn_all
@@ -34,7 +34,8 @@ from .transformer import __all__ as _transformer_all
 __all__ = [
     "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "AdaptiveLogSoftmaxWithLoss", "AvgPool1d", "AvgPool2d", "AvgPool3d", "BCELoss",
     "BCEWithLogitsLoss", "BatchNorm1d", "CTCLoss", "BatchNorm2d", "BatchNorm3d", "Conv1d", "Conv2d", "Conv3d",
-    "CrossEntropyLoss", "Dropout", "Dropout1d", "Dropout2d", "ELU", "Embedding", "EmbeddingBag", "Flatten", "GELU", "Hardsigmoid",
+    "CrossEntropyLoss", "Dropout", "Dropout1d", "Dropout2d", "ELU", "Embedding", "EmbeddingBag", "Flatten", "FractionalMaxPool2d", "FractionalMaxPool3d",
+    "GELU", "Hardsigmoid",
     "Hardswish", "Hardtanh", "HuberLoss", "Identity", "L1Loss", "LayerNorm", "LeakyReLU", "Linear", "LogSigmoid",
     "LazyBatchNorm1d", "LazyBatchNorm2d", "LazyBatchNorm3d", "LazyConv1d", "LazyConv2d", "LazyConv3d",
     "LazyConvTranspose1d", "LazyConvTranspose2d", "LazyConvTranspose3d", "LazyInstanceNorm1d", "LazyInstanceNorm2d",

@@ -1,4 +1,4 @@
-"""Pooling layers: MaxPool, AvgPool, AdaptiveAvgPool and MaxUnpool over 1-3 spatial dims."""
+"""Pooling layers: MaxPool, AvgPool, AdaptiveAvgPool, MaxUnpool and FractionalMaxPool over 1-3 spatial dims."""
 from __future__ import annotations
 
 from ...tensor.tensor import Tensor
@@ -131,3 +131,37 @@ class MaxUnpool2d(_MaxUnpoolNd):
 
 class MaxUnpool3d(_MaxUnpoolNd):
     _function, _spatial = staticmethod(F.max_unpool3d), 3
+
+
+class _FractionalMaxPoolNd(Module):
+    """Fractional max pooling to a fixed output size or ratio; `_random_samples` (a buffer) fixes the windows."""
+
+    _function, _spatial = None, 0
+
+    def __init__(self, kernel_size, output_size=None, output_ratio=None, return_indices: bool = False,
+                 _random_samples: Tensor | None = None) -> None:
+        super().__init__()
+        n, name = self._spatial, type(self).__name__
+        self.kernel_size = ntuple(n, kernel_size)
+        self.return_indices = return_indices
+        self.register_buffer("_random_samples", _random_samples)
+        self.output_size = ntuple(n, output_size) if output_size is not None else None
+        self.output_ratio = ntuple(n, output_ratio) if output_ratio is not None else None
+        if output_size is None and output_ratio is None:
+            raise ValueError(f"{name} requires specifying either an output size, or a pooling ratio")
+        if output_size is not None and output_ratio is not None:
+            raise ValueError("only one of output_size and output_ratio may be specified")
+        if self.output_ratio is not None and not all(0 < r < 1 for r in self.output_ratio[:n]):
+            raise ValueError(f"output_ratio must be between 0 and 1 (got {output_ratio})")
+
+    def forward(self, input: Tensor):
+        return type(self)._function(input, self.kernel_size, self.output_size, self.output_ratio,
+                                    self.return_indices, _random_samples=self._random_samples)
+
+
+class FractionalMaxPool2d(_FractionalMaxPoolNd):
+    _function, _spatial = staticmethod(F.fractional_max_pool2d), 2
+
+
+class FractionalMaxPool3d(_FractionalMaxPoolNd):
+    _function, _spatial = staticmethod(F.fractional_max_pool3d), 3

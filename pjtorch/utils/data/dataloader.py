@@ -78,12 +78,15 @@ class DataLoader:
         self._auto_collation = batch_sampler is not None or (self._iterable and batch_size is not None)
         self.collate_fn = collate_fn or (default_collate if self._auto_collation else default_convert)
 
-    def __iter__(self) -> Iterator:
+    def __iter__(self) -> _BaseDataLoaderIter:
         self._warn_about_pinning()
         if self._persistent is None:  # a new iterator, which in PyTorch draws its workers' base seed first
             self._base_seed = int(factories.empty((), dtype=dtypes.int64).random_(generator=self.generator).item())
         if self.num_workers:
-            return self._iterate_workers(self._workers())
+            return _MultiProcessingDataLoaderIter(self, self._iterate_workers(self._workers()))
+        return _SingleProcessDataLoaderIter(self, self._batches())
+
+    def _batches(self) -> Iterator:
         if self._iterable:
             return self._iterate_stream(self.dataset)
         if self.batch_sampler is None:
@@ -161,6 +164,32 @@ class DataLoader:
                 return length
             return length // self.batch_size if self.drop_last else -(-length // self.batch_size)
         return len(self.batch_sampler if self.batch_sampler is not None else self.sampler)
+
+
+class _BaseDataLoaderIter:
+    """An epoch's iterator over a DataLoader's batches; like PyTorch's, it has the loader's length."""
+
+    def __init__(self, loader: DataLoader, batches: Iterator) -> None:
+        self._loader, self._batches, self._num_yielded = loader, batches, 0
+
+    def __iter__(self) -> _BaseDataLoaderIter:
+        return self
+
+    def __next__(self):
+        batch = next(self._batches)
+        self._num_yielded += 1
+        return batch
+
+    def __len__(self) -> int:
+        return len(self._loader)
+
+
+class _SingleProcessDataLoaderIter(_BaseDataLoaderIter):
+    """Batches loaded in the calling process."""
+
+
+class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
+    """Batches loaded by the emulated workers."""
 
 
 def _tensor_rows(dataset, indices: list) -> tuple:
