@@ -21,6 +21,7 @@ from .autograd.engine import grad as _engine_grad
 from .autograd.graph import AccumulateGrad
 from .tensor import factories
 from .tensor.functions import stack
+from .tensor.indexing import forward_mode_puts
 from .tensor.random import get_rng_state, set_rng_state
 from .tensor.tensor import Tensor
 
@@ -317,8 +318,9 @@ def _check_primal_tuple(values, name: str, api: str) -> list:
 def _jvp_leaves(func: Callable, prepared: _Prepared, tangents: list, has_aux: bool, api: str, connect: bool):
     """(output, out_spec, per-output-leaf J t, aux, keep) by the double-backward trick: the vjp
     u -> u^T J is linear in u, so its gradient w.r.t. u seeded with t is J t."""
-    with grad_mode.enable_grad():
+    with grad_mode.enable_grad(), forward_mode_puts():
         output, aux = _split_aux(func(*prepared.args), has_aux, api)
+    with grad_mode.enable_grad():
         outputs, out_spec = _tensor_leaves(output, api)
         differentiable = [o.is_floating_point() or o.is_complex() for o in outputs]
         dummies = [factories.zeros_like(o, requires_grad=True) if d else None for o, d in zip(outputs, differentiable)]
@@ -412,7 +414,8 @@ def jacfwd(func: Callable, argnums: int | tuple[int, ...] = 0, has_aux: bool = F
                     raise AttributeError(f"'{type(t).__name__}' object has no attribute 'numel'")
                 if not (t.is_floating_point() or t.is_complex()):
                     raise ValueError(f"Expected primal to be floating point or complex, but got: {t.dtype}")
-        return _jacobian(func, args, kwargs, argnums, has_aux, "jvp(f, primals, tangents)")
+        with forward_mode_puts():
+            return _jacobian(func, args, kwargs, argnums, has_aux, "jvp(f, primals, tangents)")
 
     return wrapper
 

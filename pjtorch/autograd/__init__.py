@@ -22,6 +22,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph: bool =
     (as retain_grad refuses it), and the gradients are matched to the tensors as PyTorch zips them."""
     tensors = engine._as_tuple(tensors)
     grad_tensors = _one_per_output(tensors, grad_tensors)
+    _check_outputs(tensors)
     named = () if inputs is None else engine._as_tuple(inputs)
     if named:
         engine._root_edges(tensors)  # a root's error comes first
@@ -42,6 +43,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph: bo
     grad_outputs = _one_per_output(outputs, grad_outputs)
     if not engine._as_tuple(inputs):
         raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
+    _check_outputs(outputs)
     return engine.grad(outputs, inputs, grad_outputs, retain_graph, create_graph, only_inputs, allow_unused,
                        is_grads_batched, materialize_grads)
 
@@ -54,3 +56,10 @@ def _one_per_output(outputs: tuple, grads):
     if len(grads) < len(outputs):
         raise RuntimeError(f"got {len(outputs)} tensors and {len(grads)} gradients")
     return grads[:len(outputs)]
+
+
+def _check_outputs(outputs: tuple) -> None:
+    """PyTorch's _make_grads: every output differentiated is a tensor (or a GradientEdge)."""
+    for out in outputs:
+        if not isinstance(out, (Tensor, graph.GradientEdge)):
+            raise AssertionError("Expected output to be a torch.Tensor")

@@ -103,13 +103,25 @@ def propagate(kernel, inputs: Sequence, arrays: Sequence, outputs: Sequence[Tens
 @functools.lru_cache(maxsize=None)
 def _jvp(kernel, positions: tuple):
     """Compiled (arrays, tangents of the inputs at `positions`) -> the tangents of the results."""
+    forward = _forward_fn(kernel)
+
     def tangents_out(arrays: tuple, tangents: tuple):
         def of_duals(*duals):
             full = list(arrays)
             for position, dual in zip(positions, duals):
                 full[position] = dual
-            return kernel.fn(*full)
+            return forward(*full)
 
         return jax.jvp(of_duals, tuple(arrays[i] for i in positions), tangents)[1]
 
     return jax.jit(tangents_out)
+
+
+def _forward_fn(kernel):
+    """The kernel's function, or its op's `forward_mode` variant: one whose JAX derivative is PyTorch's forward-mode
+    formula where that is not the transpose of PyTorch's backward formula (index_put with repeated indices). Such
+    ops cast nothing (promote="none"), so binding the static arguments is the whole kernel."""
+    forward = getattr(kernel.op.fn, "forward_mode", None)
+    if forward is None or kernel.cast is not None:
+        return kernel.fn
+    return functools.partial(forward, **dict(kernel.static))

@@ -170,10 +170,12 @@ class Function:
             else:
                 outputs = cls.forward(*args, **kwargs)
                 cls.setup_context(ctx, args, outputs)
-        if not (grad_mode.STATE.enabled and any(ctx.needs_input_grad)):
-            return _untracked(outputs, args)
+        tracked = grad_mode.STATE.enabled and any(ctx.needs_input_grad)
         single = not isinstance(outputs, tuple)
         results = (outputs,) if single else outputs
+        _account_for_dirty(ctx.dirty, results, args, tracked)
+        if not tracked:
+            return _untracked(outputs, args)
         edges = tuple(dispatch.edge_of(a) for a in args if isinstance(a, Tensor))
         inputs = tuple((a.shape, a.dtype) if isinstance(a, Tensor) else None for a in args)
         out_meta = tuple((r.shape, r.dtype.jax) if isinstance(r, Tensor) else ((), None) for r in results)
@@ -187,14 +189,39 @@ class Function:
 
 
 _signature = functools.lru_cache(maxsize=None)(inspect.signature)
+_DIRTY_NOT_RETURNED = ("Some elements marked as dirty during the forward method were not returned as output. The "
+                       "inputs that are modified inplace must all be outputs of the Function.")
+_DIRTY_NOT_INPUT = ("ctx.mark_dirty() received a tensor that was not an input. Only input Tensors that have been "
+                    "mutated should be passed to ctx.mark_dirty(). (Triggered internally at "
+                    "/__w/pytorch/pytorch/torch/csrc/autograd/custom_function.cpp:320.)")
+
+
+def _account_for_dirty(dirty: tuple, results: tuple, args: tuple, tracked: bool) -> None:
+    """PyTorch's checks of `mark_dirty`: each dirty tensor counts one more change (its version is bumped, except
+    for a tracked view, which `_attach` writes back through its base) and must be an output of the Function; one
+    that is not an input is warned about."""
+    returned = all(any(d is r for r in results) for d in dirty)
+    for d in dirty:
+        if not (returned and tracked and _written_through_base(d)):
+            d._storage.version += 1
+    if not returned:
+        raise RuntimeError(_DIRTY_NOT_RETURNED)
+    if tracked and any(not any(d is a for a in args) for d in dirty):
+        warnings.warn(_DIRTY_NOT_INPUT, UserWarning, stacklevel=3)
+
+
+def _written_through_base(t: Tensor) -> bool:
+    return t._base is not None
 
 
 def _untracked(outputs, args: tuple):
     """Outputs recorded nowhere: still, an input returned unchanged comes back as a new tensor without grad (a
     detached alias), as PyTorch gives it."""
     def fresh(result):
-        if not isinstance(result, Tensor) or not any(result is a for a in args):
+        if not isinstance(result, Tensor):
             return result
+        if not any(result is a for a in args):
+            return _as_output_view(result)
         if result.requires_grad:
             return result.detach()
         with grad_mode.no_grad():
@@ -205,20 +232,48 @@ def _untracked(outputs, args: tuple):
 
 def _attach(result, nr: int, node: FunctionNode, args: tuple, ctx: FunctionCtx):
     """An output with `node` as its grad_fn: an input returned unchanged becomes a view of it, a dirty
-    (modified in place) input keeps its identity and has its history rebased, as in PyTorch."""
+    (modified in place) input keeps its identity and has its history rebased, as in PyTorch; a view is flagged."""
     if not isinstance(result, Tensor):
         return result
     if result.dtype.category < dtypes.FLOATING or any(result is t for t in ctx.non_differentiable):
         # PyTorch returns a non-differentiable input as a detached alias, leaving the input's history alone
         return result.detach() if result.requires_grad and any(result is a for a in args) else result
     if any(result is t for t in ctx.dirty):
+        if _written_through_base(result):
+            return _rebased_view(result, nr, node)
         if result.is_leaf and result.requires_grad:
             raise RuntimeError("a leaf Variable that requires grad has been used in an in-place operation.")
     elif any(result is a for a in args):
         with grad_mode.no_grad():
             result = result.view_as(result)
     result._grad_fn, result._output_nr = node, nr
+    return _as_output_view(result)
+
+
+def _as_output_view(result: Tensor) -> Tensor:
+    """An output that is a view may not be changed in place, nor read after its base is, where that would be
+    recorded: autograd would replace the Function's backward with the view's (PyTorch's IN_CUSTOM_FUNCTION)."""
+    if result._base is not None:
+        result._view_creation = "custom_function"
     return result
+
+
+def _rebased_view(view: Tensor, nr: int, node: FunctionNode) -> Tensor:
+    """A dirty view: as PyTorch rebases it, its base's history becomes a CopySlices around the Function's output and
+    the view reads from the base (AsStridedBackward0); the copy is the version bump PyTorch's mark_dirty makes (made
+    anyway where the view may not be changed in place, before the error)."""
+    from .. import dispatch
+
+    try:
+        dispatch.check_inplace_allowed(view)
+    except RuntimeError:
+        view._storage.version += 1
+        raise
+    written = view.detach().clone()
+    written._grad_fn, written._output_nr = node, nr
+    with grad_mode.enable_grad():
+        view.copy_(written)
+    return view
 
 
 def _standing_for(original: Tensor, unpacked: Tensor) -> Tensor:

@@ -7,13 +7,19 @@ synchronises for them. JAX clamps out-of-range indices silently, so bounds are c
 """
 from __future__ import annotations
 
+import contextlib
+import functools
 import numbers
+import threading
 import warnings
 
+import jax
+import jax.numpy as jnp
 import numpy as np
 
 from .. import dispatch
 from ..ops import shape as shape_ops
+from ..ops.registry import Op
 from . import dtypes, views
 from .tensor import Tensor, wrap_dim
 
@@ -21,7 +27,8 @@ _INDEX_DTYPES = (dtypes.int64, dtypes.int32, dtypes.uint8, dtypes.bool)
 _SEQUENCE_AS_TUPLE = (
     "Using a non-tuple sequence for multidimensional indexing is deprecated and will be changed in pytorch 2.9; use "
     "x[tuple(seq)] instead of x[seq]. In pytorch 2.9 this will be interpreted as tensor index, x[torch.tensor(seq)], "
-    "which will result either in an error or a different result")
+    "which will result either in an error or a different result (Triggered internally at "
+    "/__w/pytorch/pytorch/torch/csrc/autograd/python_variable_indexing.cpp:349.)")
 _INVALID_INDEX = ("only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are valid indices "
                   "(got {})")
 
@@ -292,7 +299,9 @@ def setitem(t: Tensor, key, value) -> None:
     if not indices:
         _copy_to(target, value)
         return
+    dispatch.check_inplace_allowed(target)
     spec, arrays = _advanced_spec(target, indices)
+    _check_no_overlap(target, indices, value, accumulate=False)
     index_put_spec(target, spec, arrays, _masked_fill_value(target, indices, value), accumulate=False)
 
 
@@ -359,10 +368,77 @@ def index_put_spec(t: Tensor, spec: tuple, arrays: list, value, accumulate: bool
     _check_bounds(t, spec, arrays)
     if stripped != value._shape:
         value = views.reshape(value, stripped)
-    op, static = shape_ops.index_put_op(len(arrays)), (("accumulate", accumulate), ("spec", spec))
+    op, static = _put_op(len(arrays), accumulate)
+    static += (("spec", spec),)
     if inplace:
         return dispatch.apply_inplace(op, t, (value, *arrays), static)
     return dispatch.apply(op, (t, value, *arrays), static)
+
+
+def _put(spec: tuple, x, values, *indices):
+    """x[spec] = values, JAX's way: where indices repeat, one write lands."""
+    return x.at[shape_ops._index_key(spec, indices)].set(values.astype(x.dtype))
+
+
+_put_like_torch = jax.custom_jvp(_put, nondiff_argnums=(0,))
+
+
+@_put_like_torch.defjvp
+def _put_like_torch_jvp(spec: tuple, primals: tuple, tangents: tuple) -> tuple:
+    """A tangent whose transpose is PyTorch's IndexPutBackward0: the destination's gradient zeroed where written,
+    and every write's gradient, a repeated index's included, the gradient at its position (grad[indices]); JAX's
+    own rule gives a repeated position's gradient only to the write that lands."""
+    x, values, *indices = primals
+    key = shape_ops._index_key(spec, indices)
+    tangent_x, tangent_values = tangents[:2]
+    kept = jnp.ones(x.shape, bool).at[key].set(False)
+    tangent = jnp.where(kept, tangent_x, 0).at[key].add(tangent_values.astype(x.dtype))
+    return _put(spec, *primals), tangent
+
+
+def _assign(x, values, *indices, spec: tuple):
+    return _put_like_torch(spec, x, values, *indices)
+
+
+def _assign_forward(x, values, *indices, spec: tuple):
+    """Forward mode: PyTorch puts the tangents as it puts the values (the landing write's wins), which is not the
+    transpose of its backward formula when indices repeat."""
+    return _put(spec, x, values, *indices)
+
+
+_assign.forward_mode = _assign_forward
+
+
+@functools.lru_cache(maxsize=None)
+def _assign_op(count: int) -> Op:
+    """`x[indices] = values` with `count` index arrays after x and the values; PyTorch lists only those two."""
+    return Op("index_put", _assign, grad_name="IndexPutBackward0", promote="none", hidden_inputs=count)
+
+
+class _ForwardPuts(threading.local):
+    depth = 0
+
+
+_FORWARD_PUTS = _ForwardPuts()
+
+
+@contextlib.contextmanager
+def forward_mode_puts():
+    """Within torch.func's forward-mode transforms (jvp, jacfwd), which pjtorch computes by differentiating the
+    backward: assignment records JAX's own put, whose backward's backward is PyTorch's forward-mode rule (the
+    landing write's tangent), not the transpose of PyTorch's backward formula."""
+    _FORWARD_PUTS.depth += 1
+    try:
+        yield
+    finally:
+        _FORWARD_PUTS.depth -= 1
+
+
+def _put_op(count: int, accumulate: bool) -> tuple:
+    """The op and its static arguments: accumulating is a scatter-add, whose JAX derivative is PyTorch's."""
+    if accumulate or _FORWARD_PUTS.depth:
+        return shape_ops.index_put_op(count), (("accumulate", accumulate),)
+    return _assign_op(count), ()
 
 
 def _scalar_name(d: dtypes.dtype) -> str:
@@ -381,7 +457,11 @@ def _index_put(name: str, inplace: bool):
         if not isinstance(values, Tensor):
             raise TypeError(f"{name}(): argument 'values' (position 3) must be Tensor, not {type(values).__name__}")
         placed = _placed(indices)
+        if inplace:
+            dispatch.check_inplace_allowed(t)
         spec, arrays = _advanced_spec(t, placed)
+        if inplace:
+            _check_no_overlap(t, placed, values, accumulate)
         if not accumulate:
             values = _masked_fill_value(t, placed, values)
         return index_put_spec(t, spec, arrays, values, accumulate, inplace=inplace, strip=False)
@@ -394,16 +474,43 @@ index_put_ = _index_put("index_put_", inplace=True)
 index_put = _index_put("index_put", inplace=False)
 
 
+def _fills_mask(indices: list, value) -> bool:
+    """PyTorch's canDispatchToMaskedFill: a one-element CPU value put at one boolean mask (no other index tensor)."""
+    return (isinstance(value, Tensor) and value.numel() == 1 and value.device.type == "cpu" and len(indices) == 1
+            and indices[0][1].dtype in (dtypes.bool, dtypes.uint8))
+
+
+def _check_no_overlap(t: Tensor, indices: list, value, accumulate: bool) -> None:
+    """PyTorch's assert_no_overlap of index_put_'s destination and value (bar a masked fill, which reads the value
+    as a number): the same tensor, or dense ones of one memory whose spans meet, are refused."""
+    if not isinstance(value, Tensor) or (not accumulate and _fills_mask(indices, value)):
+        return
+    if value is t or (t._storage.memory is value._storage.memory and _spans_meet(_dense_span(t), _dense_span(value))):
+        raise RuntimeError("unsupported operation: some elements of the input tensor and the written-to tensor refer "
+                           "to a single memory location. Please clone() the tensor before performing the operation.")
+
+
+def _dense_span(t: Tensor) -> range:
+    """The bytes a non-empty dense tensor covers; empty for any other, whose overlap PyTorch does not work out."""
+    from .factories import is_dense
+
+    if not t.numel() or not is_dense(t._shape, t._stride):
+        return range(0)
+    size = t.dtype.itemsize
+    return range(t._offset * size, (t._offset + t.numel()) * size)
+
+
+def _spans_meet(a: range, b: range) -> bool:
+    return bool(a) and bool(b) and a.start < b.stop and b.start < a.stop
+
+
 def _masked_fill_value(t: Tensor, indices: list, value):
-    """PyTorch's canDispatchToMaskedFill: a one-element CPU value put at one boolean mask (no other index tensor) is
-    `masked_fill_(mask, value.item())`, so its dtype need not match t's and the number is checked as masked_fill
-    checks it; a uint8 mask is then refused. The write itself stays an index_put (IndexPutBackward0, as in PyTorch),
-    with the value cast to t's dtype."""
-    if not isinstance(value, Tensor) or value.numel() != 1 or value.device.type != "cpu" or len(indices) != 1:
+    """A value PyTorch puts by `masked_fill_(mask, value.item())` (see `_fills_mask`): its dtype need not match t's
+    and the number is checked as masked_fill checks it; a uint8 mask is then refused. The write itself stays an
+    index_put (IndexPutBackward0, as in PyTorch), with the value cast to t's dtype."""
+    if not _fills_mask(indices, value):
         return value
     mask = indices[0][1]
-    if mask.dtype not in (dtypes.bool, dtypes.uint8):
-        return value
     if mask.dtype is dtypes.uint8:
         raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype unsigned char")
     dtypes.checked_scalar(value.item(), t.dtype)
