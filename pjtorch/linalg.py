@@ -127,8 +127,8 @@ def vector_norm(x: Tensor, ord=2, dim=None, keepdim: bool = False, *, dtype=None
         if dims is None and x.numel() == 0:
             raise RuntimeError(f"linalg.vector_norm cannot compute the {_ord_text(ord)} norm on an empty tensor "
                                "because the operation does not have an identity")
-        for d in dims or ():
-            if x._shape[d] == 0:
+        for d in (dim,) if isinstance(dim, int) else (dim or ()):  # named as given, in the order given
+            if x._shape[wrap_dim(int(d), x.ndim)] == 0:
                 raise RuntimeError(f"linalg.vector_norm cannot compute the {_ord_text(ord)} norm on the dimension "
                                    f"{d}because this dimension is empty and the operation does not have an identity")
     result = dispatch.apply(_ops.VECTOR_NORM, (x,), _static(ord=ord, dim=dims, keepdim=builtins.bool(keepdim),
@@ -158,11 +158,26 @@ def matrix_norm(A: Tensor, ord="fro", dim=(-2, -1), keepdim: bool = False, *, dt
     if ord in ("nuc", 2.0, -2.0):
         _check_low_precision("linalg.matrix_norm", A)
     _check_norm_dtype("linalg.vector_norm" if ord == "fro" else "linalg.matrix_norm", A, dtype)
+    _check_empty_minimum(A, ord, d0, d1, builtins.bool(keepdim))
     static = _static(ord=ord, dim=(d0, d1) if ord != "fro" else tuple(sorted((d0, d1))),
                      keepdim=builtins.bool(keepdim), dtype=None if dtype is None else dtype.jax)
     # PyTorch's nuclear and spectral norms end in a permute where the reduced dims are kept.
     op = _ops.MATRIX_NORM["keepdim"] if keepdim and ord in ("nuc", 2.0, -2.0) else _ops.MATRIX_NORM[ord]
     return _into(out, dispatch.apply(op, (A,), static))
+
+
+def _check_empty_minimum(A: Tensor, ord, d0: int, d1: int, keepdim: bool) -> None:
+    """A negative order's norm takes a minimum, which PyTorch refuses over an empty dim (the maximum of the
+    nonnegative sums or singular values is 0 there): for -1/-inf the minimum is over d1/d0 after the sum over
+    the other dim, for -2 over the (empty) singular values."""
+    if ord == -2.0 and 0 in (A._shape[d0], A._shape[d1]):
+        raise IndexError("amin(): Expected reduction dim -1 to have non-zero size.")
+    if ord not in (-1.0, -_INF):
+        return
+    summed, over = (d0, d1) if ord == -1.0 else (d1, d0)
+    if A._shape[over] == 0:
+        position = over - (not keepdim and summed < over)
+        raise IndexError(f"amin(): Expected reduction dim {position} to have non-zero size.")
 
 
 def norm(A: Tensor, ord=None, dim=None, keepdim: bool = False, *, dtype=None, out=None) -> Tensor:
@@ -602,7 +617,7 @@ def lu(A: Tensor, *, pivot: bool = True, out=None):
 
 def lu_solve(LU: Tensor, pivots: Tensor, B: Tensor, *, left: bool = True, adjoint: bool = False,
              out=None) -> Tensor:
-    _check_matrix("linalg.lu_solve", LU)
+    _check_matrix("torch.linalg.lu_solve", LU)
     if pivots.dtype is not dtypes.int32:
         raise RuntimeError("linalg.lu_solve: Expected pivots to be integers. Got " + _name(pivots.dtype))
     return _into(out, dispatch.apply(_extra_ops.LU_SOLVE, (LU, pivots, B.to(LU.dtype)),
@@ -618,9 +633,30 @@ def vander(x: Tensor, N: int | None = None) -> Tensor:
     return base.unsqueeze(-1) ** factories.arange(n, device=x.device).to(base.dtype)
 
 
+def _cond_order_text(p) -> str:
+    """The order as PyTorch's message prints it: a float in C's %f (`1.000000`), infinities as `inf`."""
+    if isinstance(p, float) and not math.isinf(p):
+        return f"{p:f}"
+    return _ord_text(p) if isinstance(p, float) else str(p)
+
+
+def _check_cond_arguments(A: Tensor, p) -> None:
+    """In PyTorch's order: a string order checks the matrix first, a numeric one its rank, then the order."""
+    if isinstance(p, str):
+        _check_matrix(f"linalg.cond(ord={p})", A, square=False)
+    if A.ndim < 2:
+        raise RuntimeError("linalg.cond: The input tensor must have at least 2 dimensions.")
+    if p not in (None, 2, -2) and p not in _MATRIX_ORDS:
+        raise RuntimeError(f"linalg.cond got an invalid norm type: {p}")
+    if p not in (None, 2, -2):
+        _check_matrix(f"linalg.cond(ord={_cond_order_text(p)})", A)
+
+
 def cond(A: Tensor, p=None, *, out=None) -> Tensor:
     """The condition number: the ratio of extreme singular values (p None, 2, -2), else norm(A) * norm(inv(A))."""
-    _check_matrix("linalg.cond", A, square=p not in (None, 2, -2))
+    _check_cond_arguments(A, p)
+    if A.numel() == 0:  # PyTorch's condition number of empty matrices is 0, whatever the order
+        return _into(out, factories.zeros(A.shape[:-2], dtype=A.dtype.to_real(), device=A.device))
     if p in (None, 2, -2):
         s = svdvals(A)
         ratio = s[..., 0] / s[..., -1] if p != -2 else s[..., -1] / s[..., 0]
@@ -635,7 +671,7 @@ def tensorinv(A: Tensor, ind: int = 2, *, out=None) -> Tensor:
     if math.prod(rows) != math.prod(cols):
         raise RuntimeError(f"Expected self to satisfy the requirement prod(self.shape[ind:]) == "
                            f"prod(self.shape[:ind]), but got {math.prod(cols)} != {math.prod(rows)}")
-    return _into(out, inv(A.reshape(math.prod(rows), -1)).reshape((*cols, *rows)))
+    return _into(out, inv(A.reshape(math.prod(rows), math.prod(cols))).reshape((*cols, *rows)))
 
 
 def tensorsolve(A: Tensor, B: Tensor, dims=None, *, out=None) -> Tensor:

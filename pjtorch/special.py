@@ -190,9 +190,22 @@ def _log_ndtr(x):
 
 
 def _spherical_bessel_j0(x):
-    """sin(x) / x, and 1 at 0."""
+    """sin(x) / x: 1 at 0 and 0 at the infinities (where sin is nan)."""
     safe = jnp.where(x == 0, 1, x)
-    return jnp.where(x == 0, 1, jnp.sin(safe) / safe)
+    return jnp.where(x == 0, 1, jnp.where(jnp.isinf(x), 0, jnp.sin(safe) / safe))
+
+
+@jax.custom_jvp
+def _entr(x):
+    """-x log x; at 0 it is +0 (JAX's -0 * log 0 would print as -0.)."""
+    return jnp.where(x == 0, jnp.zeros_like(x), jsp.entr(x))
+
+
+@_entr.defjvp
+def _entr_jvp(primals, tangents):
+    """-(1 + log x), as PyTorch differentiates it (inf at 0, nan below)."""
+    (x,), (tx,) = primals, tangents
+    return _entr(x), -(1 + jnp.log(x)) * tx
 
 
 @jax.custom_jvp
@@ -215,7 +228,7 @@ _DIFFERENTIABLE = {
     "i1e": (jsp.i1e, "SpecialI1EBackward0", True),
     "ndtri": (jsp.ndtri, "SpecialNdtriBackward0", False),
     "log_ndtr": (_log_ndtr, "SpecialLogNdtrBackward0", False),
-    "entr": (jsp.entr, "SpecialEntrBackward0", True),
+    "entr": (_entr, "SpecialEntrBackward0", True),
     "xlog1py": (jsp.xlog1py, "SpecialXlog1PyBackward0", True),
     "zeta": (_zeta, "SpecialZetaBackward0", False),
 }

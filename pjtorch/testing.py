@@ -180,16 +180,23 @@ def _close(actual: np.ndarray, expected: np.ndarray, rtol: float, atol: float, e
         return np.isclose(actual, expected, rtol=rtol, atol=atol, equal_nan=equal_nan)
 
 
+def _magnitude(values: np.ndarray) -> np.ndarray:
+    """|values|, correctly rounded as PyTorch's abs is (NumPy's complex64 hypot can be an ulp off)."""
+    if values.dtype == np.complex64:
+        return np.abs(values.astype(np.complex128)).astype(np.float32)
+    return np.abs(values)
+
+
 def _differences(actual: np.ndarray, expected: np.ndarray, close: np.ndarray | bool = False) -> tuple:
     """|actual - expected| in their dtype, and that over |expected| (true division: float32 for integers); zero
     where the values are `close`, so only mismatches can be the greatest."""
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
-        difference = np.abs(actual - expected)
+        difference = _magnitude(actual - expected)
         absolute = np.where(close, 0, difference).astype(difference.dtype)
         if absolute.dtype.kind in "iu":
             relative = absolute.astype(np.float32) / np.abs(expected).astype(np.float32)
         else:
-            relative = absolute / np.abs(expected)
+            relative = absolute / _magnitude(expected)
     return absolute, np.where(close, 0, relative).astype(relative.dtype)
 
 

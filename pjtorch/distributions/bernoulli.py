@@ -7,11 +7,11 @@ from pjtorch.tensor.size import Size
 from pjtorch.tensor.tensor import Tensor
 
 from . import constraints
-from .distribution import Distribution
+from .exp_family import ExponentialFamily
 from .utils import BinaryProbsLogits, broadcast_all, check_probs_or_logits
 
 
-class Bernoulli(BinaryProbsLogits, Distribution):
+class Bernoulli(BinaryProbsLogits, ExponentialFamily):
     """A coin flip; `probs` and `logits` derive from each other on first use."""
 
     arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}

@@ -6,12 +6,12 @@ from pjtorch.tensor.size import Size
 from pjtorch.tensor.tensor import Tensor
 
 from . import constraints
-from .distribution import Distribution
+from .exp_family import ExponentialFamily
 from .dirichlet import Dirichlet
 from .utils import broadcast_all
 
 
-class Beta(Distribution):
+class Beta(ExponentialFamily):
     """Beta(concentration1, concentration0): the first coordinate of a two-category Dirichlet."""
 
     arg_constraints = {"concentration1": constraints.positive, "concentration0": constraints.positive}

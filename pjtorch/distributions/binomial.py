@@ -55,8 +55,10 @@ class Binomial(BinaryProbsLogits, Distribution):
             self._validate_sample(value)
         n, k = self.total_count, value
         log_binomial = (n + 1).lgamma() - (k + 1).lgamma() - (n - k + 1).lgamma()
-        # n * softplus(logits), written so large |logits| neither overflows nor loses precision.
-        log_normalizer = n * self.logits.clamp(min=0) + n * (-self.logits.abs()).exp().log1p()
+        # n * softplus(logits), written so large |logits| neither overflows nor loses precision; max(x, 0) as the
+        # mean of its two one-sided forms, so its gradient at 0 is 1/2 (the derivative's value there), as PyTorch's.
+        positive_part = (self.logits.clamp(min=0) + self.logits - self.logits.clamp(max=0)) / 2
+        log_normalizer = n * positive_part + n * (-self.logits.abs()).exp().log1p()
         return log_binomial + k * self.logits - log_normalizer
 
     def _homogeneous_count(self, method: str) -> int:

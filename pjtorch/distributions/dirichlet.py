@@ -6,11 +6,11 @@ from pjtorch.tensor.size import Size
 from pjtorch.tensor.tensor import Tensor
 
 from . import constraints
-from .distribution import Distribution
+from .exp_family import ExponentialFamily
 from .sampling import standard_gamma
 
 
-class Dirichlet(Distribution):
+class Dirichlet(ExponentialFamily):
     """Distribution over the probability simplex of size K = concentration.size(-1)."""
 
     arg_constraints = {"concentration": constraints.independent(constraints.positive, 1)}

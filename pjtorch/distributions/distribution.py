@@ -47,7 +47,8 @@ class Distribution:
         except NotImplementedError:
             arg_constraints = {}
             warnings.warn(f"{self.__class__} does not define `arg_constraints`. Please set `arg_constraints = {{}}` "
-                          "or initialize the distribution with `validate_args=False` to turn off validation.")
+                          "or initialize the distribution with `validate_args=False` to turn off validation.",
+                          stacklevel=3)
         for name, constraint in arg_constraints.items():
             if constraint is constraints.dependent:
                 continue

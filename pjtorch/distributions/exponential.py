@@ -6,12 +6,12 @@ from pjtorch.tensor.size import Size
 from pjtorch.tensor.tensor import Tensor
 
 from . import constraints
-from .distribution import Distribution
+from .exp_family import ExponentialFamily
 from .sampling import exponential
 from .utils import broadcast_all
 
 
-class Exponential(Distribution):
+class Exponential(ExponentialFamily):
     """Waiting time with density `rate * exp(-rate * x)` on x >= 0."""
 
     arg_constraints = {"rate": constraints.positive}

@@ -6,12 +6,12 @@ from pjtorch.tensor.size import Size
 from pjtorch.tensor.tensor import Tensor
 
 from . import constraints
-from .distribution import Distribution
+from .exp_family import ExponentialFamily
 from .sampling import standard_gamma
 from .utils import broadcast_all
 
 
-class Gamma(Distribution):
+class Gamma(ExponentialFamily):
     """Shape `concentration`, inverse scale `rate`."""
 
     arg_constraints = {"concentration": constraints.positive, "rate": constraints.positive}

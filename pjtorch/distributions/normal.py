@@ -7,12 +7,12 @@ from pjtorch.tensor.size import Size
 from pjtorch.tensor.tensor import Tensor
 
 from . import constraints
-from .distribution import Distribution
+from .exp_family import ExponentialFamily
 from .utils import broadcast_all
 _LOG_SQRT_2PI = math.log(math.sqrt(2 * math.pi))
 
 
-class Normal(Distribution):
+class Normal(ExponentialFamily):
     """Gaussian with mean `loc` and standard deviation `scale`; rsample is `loc + scale * eps`."""
 
     arg_constraints = {"loc": constraints.real, "scale": constraints.positive}

@@ -6,12 +6,12 @@ from pjtorch.tensor.size import Size
 from pjtorch.tensor.tensor import Tensor
 
 from . import constraints
-from .distribution import Distribution
+from .exp_family import ExponentialFamily
 from .sampling import poisson
 from .utils import broadcast_all
 
 
-class Poisson(Distribution):
+class Poisson(ExponentialFamily):
     """Counts with mean `rate`."""
 
     arg_constraints = {"rate": constraints.nonnegative}

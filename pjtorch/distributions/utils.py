@@ -15,7 +15,7 @@ def broadcast_all(*values: Any) -> tuple:
     device = tensors[0].device if tensors else None
     for v in values:
         if not isinstance(v, (Tensor, numbers.Number)):
-            raise ValueError("Input arguments must all be instances of numbers.Number, torch.Tensor or objects "
+            raise ValueError("Input arguments must all be instances of Number, torch.Tensor or objects "
                              "implementing __torch_function__.")
     as_tensors = [v if isinstance(v, Tensor) else pjtorch.tensor(v, dtype=dtype, device=device) for v in values]
     return tuple(pjtorch.broadcast_tensors(*as_tensors))

@@ -141,11 +141,11 @@ def _matrix_norm(x, ord="fro", dim=(-2, -1), keepdim=False, dtype=None):
         if keepdim:
             out = jnp.expand_dims(out, tuple(sorted((d0 % x.ndim, d1 % x.ndim))))
         return out
-    # 1/-1: largest/smallest column sum (sum over rows d0, then extreme over d1); inf/-inf: the transpose.
+    # 1/-1: largest/smallest column sum (sum over rows d0, then extreme over d1); inf/-inf: the transpose. The
+    # largest of no (nonnegative) sums is 0, as PyTorch gives; the smallest is refused before it gets here.
     summed, over = (d0, d1) if abs(ord) == 1 else (d1, d0)
     sums = jnp.sum(jnp.abs(x), axis=summed, keepdims=True)
-    pick = jnp.max if ord > 0 else jnp.min
-    out = pick(sums, axis=over, keepdims=True)
+    out = jnp.max(sums, axis=over, keepdims=True, initial=0) if ord > 0 else jnp.min(sums, axis=over, keepdims=True)
     return out if keepdim else jnp.squeeze(out, axis=(d0, d1))
 
 
