@@ -86,9 +86,9 @@ globals().update(_COPIES)
 from . import amp, nn, optim, serialization, utils  # noqa: E402
 from .cuda import amp as _cuda_amp  # noqa: E402,F401  (torch.cuda.amp, once torch.amp exists)
 from .nn.functional import (  # noqa: E402
-    adaptive_avg_pool1d, avg_pool1d, conv1d, conv2d, conv3d, conv_transpose1d, conv_transpose2d, conv_transpose3d,
-    cosine_similarity, max_pool1d, max_pool2d, max_pool3d, pairwise_distance, pixel_shuffle, pixel_unshuffle, prelu,
-    rrelu,
+    adaptive_avg_pool1d, avg_pool1d, bilinear, channel_shuffle, conv1d, conv2d, conv3d, conv_tbc, conv_transpose1d,
+    conv_transpose2d, conv_transpose3d, cosine_similarity, max_pool1d, max_pool2d, max_pool3d, native_channel_shuffle,
+    pairwise_distance, pixel_shuffle, pixel_unshuffle, prelu, rrelu,
 )
 from .tensor.extra_functions import (  # noqa: E402
     adaptive_max_pool1d, batch_norm, binary_cross_entropy_with_logits, constant_pad_nd, dropout, embedding,

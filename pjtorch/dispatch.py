@@ -45,7 +45,8 @@ def _host_scalar(value, dtype) -> np.ndarray:
     """A Python int out of an integer dtype's range wraps, as PyTorch's scalar conversion does (uint8 + -1 is
     uint8 - 1); beyond 64 bits it is PyTorch's OverflowError."""
     try:
-        return np.asarray(value, dtype)
+        with np.errstate(over="ignore"):  # a float past float16's range is inf, silently, as in PyTorch
+            return np.asarray(value, dtype)
     except OverflowError:
         if type(value) is not int or not -2**63 <= value < 2**64:
             raise OverflowError("int too big to convert") from None
@@ -116,6 +117,14 @@ def _arrays(inputs: Sequence, cast, device) -> list:
 
 def _scalar_dtype(value):
     return dtypes.default_for_category(dtypes.scalar_category(value)).jax
+
+
+_REDUCED_FLOATS = (dtypes.float16.jax, dtypes.bfloat16.jax)
+
+
+def _computed_in(op: Op, cast):
+    """The dtype `op` computes in, given the dtype its operands promote to (see Op.opmath_numbers)."""
+    return dtypes.float32.jax if op.opmath_numbers and cast in _REDUCED_FLOATS else cast
 
 
 class Decision:
@@ -295,8 +304,9 @@ def _apply_general(op: Op, inputs: Sequence, static: tuple, signature: list | No
             tensors.append(x)
             wants_grad = wants_grad or x._grad_fn is not None or x._requires_grad
     device = common_device(tensors) if tensors else None
-    cast = promoted_dtype(op, inputs).jax if op.promote != "none" else None
-    kernel = op.kernel(static, cast)
+    promoted = promoted_dtype(op, inputs).jax if op.promote != "none" else None
+    cast = _computed_in(op, promoted)
+    kernel = op.kernel(static, cast, None if cast is promoted else promoted)
     arrays = _arrays(inputs, cast, device)
     result = kernel.jit(*arrays)
     decision = Decision(kernel, cast, result)
@@ -352,7 +362,7 @@ def edge_of(t: Tensor) -> Edge | None:
     """Where gradient for `t` flows: its grad_fn output, or its leaf accumulator."""
     if t._base is not None and t._view_version != t._storage.version and t._base.requires_grad:
         if t._created_in_no_grad and t._grad_fn is None:
-            raise RuntimeError(_NO_GRAD_VIEW_OF_MODIFIED)
+            raise RuntimeError(view_error(t, directly=False))
         _regenerate_view_history(t)
     if t._grad_fn is not None:
         return Edge(t._grad_fn, t._output_nr)
@@ -494,10 +504,8 @@ def check_inplace_allowed(target: Tensor) -> None:
     """PyTorch forbids in-place changes to leaves that require grad while grad mode is on."""
     if not grad_mode.STATE.enabled:
         return
-    if target._created_in_no_grad:
-        raise RuntimeError(no_grad_view_error(target))
-    if target._multi_output_view and target._grad_fn is not None:
-        raise RuntimeError(_multi_output_view_error(target, "is being modified inplace"))
+    if target._created_in_no_grad or (target._view_creation and target._grad_fn is not None):
+        raise RuntimeError(view_error(target, directly=True))
     base = target._base  # the view case comes first, and asks whether the view itself requires grad
     if base is not None and base._grad_fn is None and (target._requires_grad or target._grad_fn is not None):
         raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
@@ -544,6 +552,18 @@ def _result_dtype(kernel, arrays: Sequence, common: dtypes.dtype) -> dtypes.dtyp
 _OVERLAP_ALLOWED = frozenset({"fill_", "zero_", "masked_fill", "index_fill", "index_put", "tril", "triu"})
 
 
+def check_no_partial_overlap(target: Tensor, inputs: Sequence) -> None:
+    """PyTorch's assert_no_partial_overlap: an input reading memory that an op writes must be the written tensor's
+    very elements (or share none of them)."""
+    for other in inputs:
+        if (isinstance(other, Tensor) and other._storage.memory is target._storage.memory
+                and other.dtype is target.dtype and strided.partially_overlap(
+                    (target._shape, target._stride, target._offset), (other._shape, other._stride, other._offset))):
+            raise RuntimeError("unsupported operation: some elements of the input tensor and the written-to tensor "
+                               "refer to a single memory location. Please clone() the tensor before performing the "
+                               "operation.")
+
+
 def _check_no_internal_overlap(target: Tensor) -> None:
     """PyTorch's assert_no_internal_overlap: a stride-0 dim of size > 1 (an expanded tensor) can't be written."""
     for size, step in zip(target._shape, target._stride):
@@ -568,6 +588,8 @@ def apply_inplace(op: Op, target: Tensor, others: Sequence, static: tuple = ()) 
             return decided.run(target, others)
     elif not target._whole and op.name not in _OVERLAP_ALLOWED:
         _check_no_internal_overlap(target)
+    if op.name not in _OVERLAP_ALLOWED:
+        check_no_partial_overlap(target, others)
     inputs = (target, *others)
     tensors = [x for x in inputs if isinstance(x, Tensor)]
     device = common_device(tensors)
@@ -578,6 +600,10 @@ def apply_inplace(op: Op, target: Tensor, others: Sequence, static: tuple = ()) 
     if cast is not None and cast.category > target.dtype.category:
         _check_castable(_result_dtype(op.kernel(static, cast.jax), arrays, cast), target.dtype)
     cast = cast.jax if cast is not None else None
+    computed_in = _computed_in(op, cast)
+    if computed_in is not cast:
+        arrays = _arrays(inputs, computed_in, device)
+        cast = computed_in
     out_cast = target.dtype.jax if cast is not None and cast != target.dtype.jax else None
     kernel = op.kernel(static, cast, out_cast)
     value = kernel.jit(*arrays)
@@ -673,29 +699,40 @@ def _rebase_history(kernel, inputs, arrays, edges, versions, base_before) -> Non
     _regenerate_view_history(target)
 
 
-_NO_GRAD_VIEW_ADVICE = ("Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify your "
-                        "code by moving both the view and the inplace either both inside the no_grad block (if you "
-                        "don't want the inplace to be tracked) or both outside (if you want the inplace to be "
-                        "tracked).")
-_NO_GRAD_VIEW = "created in no_grad mode and is being modified inplace with grad mode enabled. " + _NO_GRAD_VIEW_ADVICE
-_NO_GRAD_VIEW_OF_MODIFIED = ("A view was created in no_grad mode and its base or another view of its base has been "
-                             "modified inplace with grad mode enabled. " + _NO_GRAD_VIEW_ADVICE)
+_MODE_ADVICE = ("Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify your code by "
+                "moving both the view and the inplace either both inside the {} block (if you don't want the inplace "
+                "to be tracked) or both outside (if you want the inplace to be tracked).")
+VIEW_ADVICE = {
+    "no_grad": _MODE_ADVICE.format("no_grad"),
+    "inference_mode": _MODE_ADVICE.format("inference_mode"),
+    "multi_output": "This view is the output of a function that returns multiple views. Such functions do not allow "
+                    "the output views to be modified inplace. You should replace the inplace operation by an "
+                    "out-of-place one.",
+    "custom_function": "This view was created inside a custom Function (or because an input was returned as-is) and "
+                       "the autograd logic to handle view+inplace would override the custom backward associated with "
+                       "the custom Function, leading to incorrect gradients. This behavior is forbidden. You can fix "
+                       "this by cloning the output of the custom Function.",
+}
+# Where a view made with grad mode off was made, and the mode an in-place change to it is refused in.
+_MODE_WORDS = {"no_grad": ("no_grad mode", "with grad mode enabled"), "inference_mode": ("inference mode",
+                                                                                          "in normal mode")}
 
 
-def no_grad_view_error(view: Tensor) -> str:
-    """PyTorch's message for an in-place change, with grad mode on, to a view flagged `_created_in_no_grad`: a
-    view recorded by autograd (made with grad mode on, of such a view) is named by its node."""
-    node = view._grad_fn
+def view_error(view: Tensor, directly: bool) -> str:
+    """PyTorch's message for an in-place change, with grad mode on, to a view it forbids changing (`directly`), or
+    to its base or another view of it: named by the view's node where it has one, and followed by the advice of
+    why it was refused (VIEW_ADVICE)."""
+    what = "is being" if directly else "its base or another view of its base has been"
+    node, why = view._grad_fn, view._view_creation or view._created_in_no_grad
+    made, refused = _MODE_WORDS.get(view._created_in_no_grad or "no_grad")
     if node is None:
-        return "A view was " + _NO_GRAD_VIEW
-    return f"Output {view._output_nr} of {forward_name(node.name())} is a view of a view which was " + _NO_GRAD_VIEW
-
-
-def _multi_output_view_error(view: Tensor, what: str) -> str:
-    name = forward_name(view._grad_fn.name())
-    return (f"Output {view._output_nr} of {name} is a view and {what}. This view is the output of a function that "
-            "returns multiple views. Such functions do not allow the output views to be modified inplace. You should "
-            "replace the inplace operation by an out-of-place one.")
+        head = f"A view was created in {made} and {what} modified inplace {refused}."
+    elif view._view_creation:
+        head = f"Output {view._output_nr} of {forward_name(node.name())} is a view and {what} modified inplace."
+    else:
+        head = (f"Output {view._output_nr} of {forward_name(node.name())} is a view of a view which was created in "
+                f"{made} and {what} modified inplace {refused}.")
+    return f"{head} {VIEW_ADVICE[why]}"
 
 
 def _layout(view: Tensor) -> tuple:
@@ -713,9 +750,8 @@ def _regenerate_view_history(view: Tensor) -> None:
     view._view_version = view._storage.version
     if not base.requires_grad:
         return
-    if view._multi_output_view:
-        raise RuntimeError(_multi_output_view_error(
-            view, "its base or another view of its base has been modified inplace"))
+    if view._view_creation:
+        raise RuntimeError(view_error(view, directly=False))
     kernel = AS_STRIDED.kernel(_layout(view), None)
     edges, meta = (edge_of(base),), ((view._shape, view._storage.dtype.jax),)
     saved = saved_for_backward(kernel, edges, (base._value(),), meta, False)

@@ -325,3 +325,71 @@ def test_an_output_that_is_not_a_tensor_is_refused_as_pytorch_does(call):
         tr(lambda: {call})
         print(x.grad)
     """)
+
+
+from tensor_oracle import same_output
+
+VIEW_FUNCTIONS = """
+    class ViewOf(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return {view}
+
+        @staticmethod
+        def backward(ctx, g):
+            return g.expand(2, 2) if g.shape != (2, 2) else g
+"""
+
+
+@pytest.mark.parametrize("view", ["x.view(4).view(2, 2)", "x[:1].expand(2, 2)", "x", "x.t()"])
+def test_a_custom_functions_output_view_may_not_be_changed_in_place(view):
+    same_output(VIEW_FUNCTIONS.format(view=view) + """
+    a = torch.ones(2, 2, requires_grad=True)
+    b = a.clone()
+    y = ViewOf.apply(b)
+    tr(lambda: y.mul_(2))
+    tr(lambda: y[0].mul_(2))
+    y = ViewOf.apply(b)
+    b.add_(1)
+    tr(lambda: y.grad_fn.name())
+    with torch.no_grad():
+        y = ViewOf.apply(b)
+    tr(lambda: y.add_(1))
+    with torch.no_grad():
+        tr(lambda: ViewOf.apply(b).add_(1).sum())
+    n = ViewOf.apply(torch.ones(2, 2))
+    tr(lambda: n.add_(1).sum())
+    """)
+
+
+def test_a_view_made_in_inference_mode_names_inference_mode():
+    same_output("""
+        a = torch.ones(2, 3, requires_grad=True)
+        with torch.inference_mode():
+            v = a.view_as(a)
+            w = a[0]
+        tr(lambda: v.add_(1))
+        tr(lambda: w.mul_(2))
+        tr(lambda: w[1:].mul_(2))
+        b = a * 2
+        with torch.inference_mode():
+            v = b.view_as(b)
+        tr(lambda: v.add_(1))
+    """)
+
+
+def test_hooks_run_in_pytorchs_order():
+    same_output("""
+        log = []
+        a0 = torch.tensor([[-0.06, 1.67], [1.87, -0.57]], requires_grad=True)
+        a1 = torch.tensor([[1.02, 0.47], [1.64, 1.93]], requires_grad=True)
+        a1.register_hook(lambda g: log.append(('a1', g.sum().item())))
+        v1 = a1.var()
+        v1.register_hook(lambda g: log.append(('v1', g.sum().item())))
+        a0.register_hook(lambda g: log.append(('a0', g.sum().item())))
+        loss = (a0 * 1.5).sum() + (v1 * 1.5).sum() + (a1 * 1.5).sum()
+        torch.autograd.grad(loss, [a0, a1], retain_graph=True)
+        loss.backward(retain_graph=True)
+        loss.backward(inputs=[a1])
+        print([(n, round(v, 4)) for n, v in log])
+    """)

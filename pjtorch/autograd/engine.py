@@ -8,6 +8,7 @@ A graph with no hooks or custom Functions is replayed whole under one `jax.jit` 
 from __future__ import annotations
 
 import functools
+import heapq
 import warnings
 from typing import Sequence
 
@@ -190,18 +191,24 @@ def _plan(roots: list) -> list:
             if edge.node not in seen:
                 seen.add(edge.node)
                 stack.append(edge.node)
-    ready = [node for node in dict.fromkeys(e.node for e in roots) if not dependencies.get(node)]
+    ready = [_ready(node) for node in dict.fromkeys(e.node for e in roots) if not dependencies.get(node)]
+    heapq.heapify(ready)
     order = []
     while ready:
-        node = ready.pop()
+        node = heapq.heappop(ready)[2]
         order.append(node)
         for edge in node.edges:
             if edge is None:
                 continue
             dependencies[edge.node] -= 1
             if dependencies[edge.node] == 0:
-                ready.append(edge.node)
+                heapq.heappush(ready, _ready(edge.node))
     return order
+
+
+def _ready(node: Node) -> tuple:
+    """A ready node's place in PyTorch's queue: a leaf's accumulator first, then the newest node."""
+    return (not isinstance(node, AccumulateGrad), -node.serial, node)
 
 
 def _reachable(roots: list) -> list:

@@ -16,6 +16,7 @@ from jax import lax
 
 from .pointwise import refusing
 from .reduction import mean, nan_as
+from .shape import picked_on_host, stl_mode
 from .registry import Op, SAVES_NOTHING, SAVES_INPUTS_AND_INDICES
 
 _PRECISION = lax.Precision.HIGHEST
@@ -134,17 +135,13 @@ CROSS = Op("linalg_cross", _cross)
 # ----- statistics and searches ---------------------------------------------------------------------
 
 def _mode(x, dim, keepdim):
+    """The most frequent value along `dim`, and the index PyTorch's kernel reports for it."""
     moved = jnp.moveaxis(x, dim, -1)
-    ordered = jnp.sort(moved, axis=-1)
-    counts = jnp.sum(ordered[..., :, None] == ordered[..., None, :], axis=-1)
-    best = jnp.argmax(counts, axis=-1)  # the first (smallest) of the most frequent values
-    value = jnp.take_along_axis(ordered, best[..., None], axis=-1)
-    positions = jnp.arange(moved.shape[-1])
-    index = jnp.max(jnp.where(moved == value, positions, -1), axis=-1)
-    value = value[..., 0]
-    if keepdim:
-        value, index = jnp.expand_dims(value, dim), jnp.expand_dims(index, dim)
-    return value, lax.stop_gradient(index).astype(jnp.int64)
+    index = picked_on_host(moved, stl_mode, 1)
+    value = jnp.take_along_axis(moved, index, axis=-1)
+    if not keepdim:
+        return value[..., 0], index[..., 0]
+    return jnp.expand_dims(value[..., 0], dim), jnp.expand_dims(index[..., 0], dim)
 
 
 MODE = Op("mode", refusing(_mode, "mode", "bif", kernel="mode_cpu"), promote="none", saves=SAVES_INPUTS_AND_INDICES)

@@ -525,7 +525,7 @@ def _binary_cross_entropy_with_logits(x, target, *weights, reduction, has_weight
     """(1 - t) x + w_pos * log(1 + exp(-x)), with w_pos = (pos_weight - 1) t + 1, in a stable form."""
     weights = iter(weights)
     weight = next(weights) if has_weight else None
-    softplus_neg = jnp.log1p(jnp.exp(-jnp.abs(x))) + jnp.maximum(-x, 0)
+    softplus_neg = jnp.logaddexp(-x, 0)  # its gradient at x = 0 is the -1/2 PyTorch gives (max()'s would be -1)
     if has_pos_weight:
         softplus_neg = ((next(weights) - 1) * target + 1) * softplus_neg
     losses = (1 - target) * x + softplus_neg

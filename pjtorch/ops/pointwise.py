@@ -471,14 +471,14 @@ _SAME_UNARY = {
     "mish": (_mish, {"opmath": True, "accepts": "f", "kernel": "mish_cpu"}),
     "hardtanh": (_hardtanh, _HARDTANH),
     "relu6": (lambda x: _hardtanh(x, 0, 6), {"grad_name": "HardtanhBackward0", **_HARDTANH}),
-    "leaky_relu": (_leaky_relu, {"accepts": "f", "kernel": "leaky_relu_cpu"}),
+    "leaky_relu": (_leaky_relu, {"opmath": True, "accepts": "f", "kernel": "leaky_relu_cpu"}),
     "elu": (_elu, {"opmath": True, "accepts": "f", "kernel": "elu_cpu"}),
     "softplus": (_softplus, {"opmath": True, "accepts": "f", "kernel": "softplus_cpu"}),
     "hardsigmoid": (_hardsigmoid, {"opmath": True, "accepts": "f", "kernel": "hardsigmoid_cpu"}),
     "hardswish": (_hardswish, {"opmath": True, "accepts": "f", "kernel": "hardswish_cpu"}),
     "logsigmoid": (jax.nn.log_sigmoid, {"grad_name": "LogSigmoidBackward0", "opmath": True, "accepts": "f",
                                         "kernel": "log_sigmoid_cpu"}),
-    "rrelu_with_noise": (_leaky_relu, {"accepts": "f", "kernel": "leaky_relu_cpu"}),
+    "rrelu_with_noise": (_leaky_relu, {"opmath": True, "accepts": "f", "kernel": "leaky_relu_cpu"}),
     "softshrink": (_softshrink, {"accepts": "f", "kernel": "softshrink_check"}),
     "hardshrink": (_hardshrink, {"accepts": "f", "kernel": "hardshrink_cpu"}),
     "threshold": (_threshold, {"accepts": "if", "kernel": "threshold_cpu"}),
@@ -546,15 +546,25 @@ def _floor_divide(a, b):
 
 
 def _add(a, b, alpha=1):
-    return a + b if alpha == 1 else a + b * alpha
+    return a + b if alpha == 1 else _plus_scaled(a, b, alpha)
 
 
 def _sub(a, b, alpha=1):
-    return a - b if alpha == 1 else a - b * alpha
+    return a - b if alpha == 1 else _plus_scaled(a, b, -alpha)
 
 
 def _rsub(a, b, alpha=1):
-    return b - a if alpha == 1 else b - a * alpha
+    return b - a if alpha == 1 else _plus_scaled(b, a, -alpha)
+
+
+def _plus_scaled(a, b, alpha):
+    """a + alpha * b as PyTorch's kernel computes it: alpha rounded to the operands' dtype, float16/bfloat16
+    evaluated in float32 and rounded once."""
+    low = jnp.result_type(a, b)
+    if low in (jnp.float16, jnp.bfloat16):
+        scale = jnp.asarray(alpha, low).astype(jnp.float32)
+        return (a.astype(jnp.float32) + b.astype(jnp.float32) * scale).astype(low)
+    return a + b * alpha
 
 
 def _power(a, b):
@@ -675,10 +685,11 @@ _BINARY = {
     "add": (_add, {"saves": SAVES_NOTHING}),
     "sub": (_sub, {"saves": SAVES_NOTHING}),
     "rsub": (_rsub, {"saves": SAVES_NOTHING}),
-    "mul": (jnp.multiply, {}),
-    "div": (_true_divide, {"promote": "float"}),
-    "true_divide": (_true_divide, {"promote": "float", "grad_name": "DivBackward0"}),
-    "floor_divide": (_floor_divide, {"accepts": "if", "opmath": True, "grad_name": "NotImplemented"}),
+    "mul": (jnp.multiply, {"opmath_numbers": True}),
+    "div": (_true_divide, {"promote": "float", "opmath_numbers": True}),
+    "true_divide": (_true_divide, {"promote": "float", "grad_name": "DivBackward0", "opmath_numbers": True}),
+    "floor_divide": (_floor_divide, {"accepts": "if", "opmath": True, "grad_name": "NotImplemented",
+                                     "opmath_numbers": True}),
     "remainder": (jnp.remainder, {"accepts": "if", "opmath": True}),
     "fmod": (jnp.fmod, {"accepts": "if"}),
     "pow": (_power, {"grad_name": "PowBackward1", "accepts": NUMERIC}),
@@ -744,7 +755,7 @@ def _with_kernels(table: dict) -> dict:
 BINARY = _build(_with_kernels(_BINARY))
 COMPARISONS = _build(_with_kernels(_COMPARISONS))
 
-ROUNDING_DIV = declare("div", _div, grad_name="DivBackward2", accepts="if",
+ROUNDING_DIV = declare("div", _div, grad_name="DivBackward2", accepts="if", opmath_numbers=True,
                        kernel=lambda array, rounding_mode, **_: f"div_{rounding_mode}_cpu")
 SCALAR_POW = Op("pow", _scalar_pow, grad_name="PowBackward0", promote="none")
 RSUB_SCALAR = declare("rsub", _rsub, saves=SAVES_NOTHING, grad_name="RsubBackward1", kernel="rsub_cpu",
@@ -764,7 +775,8 @@ def overload(op: Op, grad_name: str, unlisted: frozenset = frozenset()) -> Op:
     """`op` under another of PyTorch's overload names; `unlisted` adds the positions it takes as a Scalar, which
     its next_functions omits."""
     return Op(op.name, op.fn, grad_name=grad_name, saves=op.saves, promote=op.promote, promote_from=op.promote_from,
-              hidden_inputs=op.hidden_inputs, unlisted=op.unlisted | unlisted, elementwise=op.elementwise)
+              hidden_inputs=op.hidden_inputs, unlisted=op.unlisted | unlisted, elementwise=op.elementwise,
+              opmath_numbers=op.opmath_numbers)
 
 
 # PyTorch's Scalar overloads of binary ops, as (number first, number second) grad_fn names, where they differ from
@@ -820,7 +832,7 @@ CLAMP_MAX_TENSOR = declare("clamp_max", lambda x, hi: _clamp(x, None, hi), grad_
                            accepts="bif", kernel="minimum_cpu")
 WHERE = declare("where", lambda cond, x, y: jnp.where(cond, x, y), promote_from=1, unlisted=frozenset({0}))
 # lerp with a tensor weight is PyTorch's Tensor overload; with a number, its Scalar one (LERP_SCALAR, below).
-LERP = declare("lerp", lambda start, end, weight: start + weight * (end - start), opmath=True,
+LERP = declare("lerp", lambda start, end, weight: start + weight * (end - start), opmath=True, opmath_numbers=True,
                grad_name="LerpBackward1")
 LERP_SCALAR = overload(LERP, "LerpBackward0", frozenset({2}))
 ADDCMUL = declare("addcmul", lambda x, a, b, value=1: x + value * a * b, opmath=True, accepts="ifc",

@@ -194,14 +194,22 @@ def _logsumexp(x, dim, keepdim=False):
     return jax.scipy.special.logsumexp(x, axis=dim, keepdims=keepdim)
 
 
-def _cumsum(x, dim, dtype=None):
-    x = _accumulate_dtype(x, dtype)
-    return jnp.cumsum(x, axis=dim, dtype=x.dtype)
+_HALF = (jnp.float16, jnp.bfloat16)
 
 
-def _cumprod(x, dim, dtype=None):
-    x = _accumulate_dtype(x, dtype)
-    return jnp.cumprod(x, axis=dim, dtype=x.dtype)
+def _running(scan):
+    """A running sum or product; PyTorch's CPU kernels carry a half-precision one in float32, rounding each
+    output."""
+    def run(x, dim, dtype=None):
+        x = _accumulate_dtype(x, dtype)
+        if x.dtype in _HALF:
+            return scan(x.astype(jnp.float32), axis=dim, dtype=jnp.float32).astype(x.dtype)
+        return scan(x, axis=dim, dtype=x.dtype)
+
+    return run
+
+
+_cumsum, _cumprod = _running(jnp.cumsum), _running(jnp.cumprod)
 
 
 def _scan(fn, name: str):
@@ -238,12 +246,18 @@ def _logcumsumexp(x, dim):
     return jax.lax.cumlogsumexp(x, axis=dim)
 
 
-def _softmax(x, dim):
-    return jax.nn.softmax(x, axis=dim)
+def _in_float32(fn):
+    """PyTorch's CPU kernels compute a half-precision softmax in float32, rounding once at the end."""
+    def run(x, dim):
+        if x.dtype in _HALF:
+            return fn(x.astype(jnp.float32), axis=dim).astype(x.dtype)
+        return fn(x, axis=dim)
+
+    return run
 
 
-def _log_softmax(x, dim):
-    return jax.nn.log_softmax(x, axis=dim)
+_softmax = _in_float32(jax.nn.softmax)
+_log_softmax = _in_float32(jax.nn.log_softmax)
 
 
 def _count_nonzero(x, dim=None):

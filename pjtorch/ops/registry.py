@@ -28,12 +28,12 @@ class Op:
     """One operation: `fn(*arrays, **static)` and how PyTorch presents it."""
 
     __slots__ = ("name", "fn", "grad_name", "saves", "promote", "promote_from", "hidden_inputs", "unlisted",
-                 "elementwise", "input_names", "_kernels")
+                 "elementwise", "input_names", "opmath_numbers", "_kernels")
 
     def __init__(self, name: str, fn: Callable, *, grad_name: str | None = None, saves: frozenset = SAVES_INPUTS,
                  promote: str = "common", promote_from: int = 0, hidden_inputs: int = 0,
                  unlisted: frozenset = frozenset(), elementwise: bool = False,
-                 input_names: tuple = ("self", "other")) -> None:
+                 input_names: tuple = ("self", "other"), opmath_numbers: bool = False) -> None:
         """promote: 'common' (PyTorch's result type), 'float' (ints become the default float) or 'none';
         it applies to inputs from position `promote_from` on (e.g. `where` leaves its condition alone).
         hidden_inputs: trailing inputs that are implementation details (a view's runtime offset), which
@@ -41,7 +41,9 @@ class Op:
         a mask, a condition, or a number PyTorch's schema takes as a Scalar). elementwise: the result has the
         operands' broadcast shape, laid out as PyTorch lays out such results of non-contiguous operands.
         input_names: PyTorch's names of the leading inputs; its nodes save tensors in the order of their names,
-        which saved-tensor hooks see."""
+        which saved-tensor hooks see. opmath_numbers: PyTorch computes a float16/bfloat16 call in float32 with its
+        numbers (Python scalars, 0-dim tensors) unrounded, and rounds the result once (`half * 0.1` multiplies by
+        float32's 0.1, not float16's)."""
         self.name = name
         self.fn = fn
         self.grad_name = grad_name or _default_grad_name(name)
@@ -52,6 +54,7 @@ class Op:
         self.unlisted = unlisted
         self.elementwise = elementwise
         self.input_names = input_names
+        self.opmath_numbers = opmath_numbers
         self._kernels: dict = {}
 
     def save_rank(self, position: int | None) -> tuple:

@@ -97,9 +97,186 @@ def _topk(x, k, dim, largest=True, sorted=True):
     moved = jnp.moveaxis(x, dim, -1)
     # The smallest of x are the largest of its reversal: ~x for integers (no overflow), -x for floats.
     keys = moved if largest else jnp.invert(moved) if jnp.issubdtype(x.dtype, jnp.integer) else -moved
-    indices = jax.lax.top_k(keys, k)[1]
+    indices = jax.lax.top_k(keys, k)[1].astype(jnp.int64)
+    if k and moved.size:  # where equal values compete, the index PyTorch's selection leaves wins
+        nearest = jnp.take_along_axis(moved, jax.lax.top_k(keys, min(k + 1, moved.shape[-1]))[1], axis=-1)
+        tied = jnp.any(_same_or_both_nan(nearest[..., 1:], nearest[..., :-1]))
+        indices = lax.cond(tied, lambda: picked_on_host(moved, _stl_topk, k, largest, sorted), lambda: indices)
     values = jnp.take_along_axis(moved, indices, axis=-1)
-    return jnp.moveaxis(values, -1, dim), jnp.moveaxis(indices, -1, dim).astype(jnp.int64)
+    return jnp.moveaxis(values, -1, dim), jnp.moveaxis(indices, -1, dim)
+
+
+def picked_on_host(rows, pick, width: int, *options):
+    """`pick(row, width, *options)` (a list of `width` indices into the row) for each row of the last dim, run on
+    the host: for the selections whose choice among equal values is libstdc++'s, emulated below."""
+    def run(values):
+        flat = np.asarray(values)
+        flat = flat.reshape(-1, flat.shape[-1]).astype(np.float64 if flat.dtype.kind == "f" else flat.dtype)
+        chosen = [pick(row.tolist(), width, *options) for row in flat]
+        return np.asarray(chosen, np.int64).reshape(values.shape[:-1] + (width,))
+
+    return jax.pure_callback(run, jax.ShapeDtypeStruct(rows.shape[:-1] + (width,), jnp.int64),
+                             lax.stop_gradient(rows), vmap_method="sequential")
+
+
+# ----- libstdc++'s selection and sorting, whose handling of equal elements PyTorch's indices show ------------
+
+def _stl_topk(values: list, k: int, largest: bool, sorted: bool) -> list:
+    """topk's indices as PyTorch's CPU kernel picks them: std::partial_sort where k is small beside the row,
+    else std::nth_element (then std::sort of the first k - 1 when sorted)."""
+    pairs = [(v, i) for i, v in enumerate(values)]
+    comp = _stl_greater if largest else _stl_less
+    if k * 64 <= len(pairs):
+        _heap_select(pairs, 0, k, len(pairs), comp)
+        _sort_heap(pairs, 0, k, comp)
+    else:
+        _nth_element(pairs, k - 1, comp)
+        if sorted:
+            _stl_sort(pairs, 0, k - 1, comp)
+    return [i for _, i in pairs[:k]]
+
+
+def stl_mode(values: list, width: int = 1) -> list:
+    """mode's index as PyTorch's CPU kernel finds it: std::sort by `<` (NaN compares false), then the first
+    longest run of equal values (NaN equals nothing), reporting its last element's index."""
+    pairs = [(v, i) for i, v in enumerate(values)]
+    _stl_sort(pairs, 0, len(pairs), lambda a, b: a[0] < b[0])
+    best, best_count, count = 0, 0, 0
+    for at, (value, index) in enumerate(pairs):
+        count += 1
+        if at == len(pairs) - 1 or value != pairs[at + 1][0]:
+            if count > best_count:
+                best, best_count = index, count
+            count = 0
+    return [best]
+
+
+def _stl_greater(a, b) -> bool:
+    """PyTorch's topk order: NaN above everything."""
+    return (a[0] != a[0] and b[0] == b[0]) or a[0] > b[0]
+
+
+def _stl_less(a, b) -> bool:
+    return (a[0] == a[0] and b[0] != b[0]) or a[0] < b[0]
+
+
+def _swap(a, i, j):
+    a[i], a[j] = a[j], a[i]
+
+
+def _median_to_first(a, result, x, y, z, comp):
+    if comp(a[x], a[y]):
+        _swap(a, result, y if comp(a[y], a[z]) else z if comp(a[x], a[z]) else x)
+    else:
+        _swap(a, result, x if comp(a[x], a[z]) else z if comp(a[y], a[z]) else y)
+
+
+def _partition_pivot(a, first, last, comp):
+    """std::__unguarded_partition_pivot: median of three to the front, then Hoare's partition around it."""
+    _median_to_first(a, first, first + 1, first + (last - first) // 2, last - 1, comp)
+    pivot, first = first, first + 1
+    while True:
+        while comp(a[first], a[pivot]):
+            first += 1
+        last -= 1
+        while comp(a[pivot], a[last]):
+            last -= 1
+        if first >= last:
+            return first
+        _swap(a, first, last)
+        first += 1
+
+
+def _insertion_sort(a, first, last, comp):
+    for i in range(first + 1, last):
+        value = a[i]
+        if comp(value, a[first]):
+            a[first + 1:i + 1] = a[first:i]
+            a[first] = value
+        else:
+            _linear_insert(a, i, comp)
+
+
+def _linear_insert(a, i, comp):
+    value = a[i]
+    while comp(value, a[i - 1]):
+        a[i] = a[i - 1]
+        i -= 1
+    a[i] = value
+
+
+def _adjust_heap(a, first, hole, length, value, comp):
+    top = child = hole
+    while child < (length - 1) // 2:
+        child = 2 * (child + 1)
+        if comp(a[first + child], a[first + child - 1]):
+            child -= 1
+        a[first + hole] = a[first + child]
+        hole = child
+    if length % 2 == 0 and child == (length - 2) // 2:
+        child = 2 * (child + 1)
+        a[first + hole] = a[first + child - 1]
+        hole = child - 1
+    parent = (hole - 1) // 2
+    while hole > top and comp(a[first + parent], value):
+        a[first + hole] = a[first + parent]
+        hole, parent = parent, (parent - 1) // 2
+    a[first + hole] = value
+
+
+def _pop_heap(a, first, last, result, comp):
+    value, a[result] = a[result], a[first]
+    _adjust_heap(a, first, 0, last - first, value, comp)
+
+
+def _heap_select(a, first, middle, last, comp):
+    length = middle - first
+    for parent in range((length - 2) // 2, -1, -1) if length > 1 else ():
+        _adjust_heap(a, first, parent, length, a[first + parent], comp)
+    for i in range(middle, last):
+        if comp(a[i], a[first]):
+            _pop_heap(a, first, middle, i, comp)
+
+
+def _sort_heap(a, first, last, comp):
+    for end in range(last - 1, first, -1):
+        _pop_heap(a, first, end, end, comp)
+
+
+def _nth_element(a, nth, comp):
+    first, last = 0, len(a)
+    depth = 2 * (last.bit_length() - 1)
+    while last - first > 3:
+        if not depth:
+            _heap_select(a, first, nth + 1, last, comp)
+            _swap(a, first, nth)
+            return
+        depth -= 1
+        cut = _partition_pivot(a, first, last, comp)
+        first, last = (cut, last) if cut <= nth else (first, cut)
+    _insertion_sort(a, first, last, comp)
+
+
+def _stl_sort(a, first, last, comp):
+    """std::sort: introsort down to runs of 16, then one insertion sort."""
+    if last - first < 2:
+        return
+    _introsort(a, first, last, 2 * ((last - first).bit_length() - 1), comp)
+    _insertion_sort(a, first, min(last, first + 16), comp)
+    for i in range(first + 16, last):
+        _linear_insert(a, i, comp)
+
+
+def _introsort(a, first, last, depth, comp):
+    while last - first > 16:
+        if not depth:
+            _heap_select(a, first, last, last, comp)
+            _sort_heap(a, first, last, comp)
+            return
+        depth -= 1
+        cut = _partition_pivot(a, first, last, comp)
+        _introsort(a, cut, last, depth, comp)
+        last = cut
 
 
 def _kthvalue(x, k, dim, keepdim=False):
@@ -177,21 +354,30 @@ def _axis_indices(index, dim):
     return tuple(grids)
 
 
+def _scattered(src, index):
+    """The part of src that index reaches: its leading corner, or a 0-dim value broadcast."""
+    return jnp.broadcast_to(src, index.shape) if src.ndim == 0 else src[tuple(slice(0, s) for s in index.shape)]
+
+
 def _scatter(x, index, src, dim):
-    src = jnp.broadcast_to(src, index.shape) if src.ndim == 0 else src[tuple(slice(0, s) for s in index.shape)]
-    return x.at[_axis_indices(index, dim)].set(src.astype(x.dtype))
+    return x.at[_axis_indices(index, dim)].set(_scattered(src, index).astype(x.dtype))
 
 
 def _scatter_add(x, index, src, dim):
     """Adds src into x at index; for bools adding is `or`, as in PyTorch."""
-    src = src[tuple(slice(0, s) for s in index.shape)]
+    src = _scattered(src, index)
     where = x.at[_axis_indices(index, dim)]
     return where.max(src) if x.dtype == jnp.bool_ else where.add(src.astype(x.dtype))
 
 
+_BOOL_REDUCTIONS = {"sum": "amax", "prod": "amin"}
+
+
 def _scatter_reduce(x, index, src, dim, reduce, include_self=True):
-    src = src[tuple(slice(0, s) for s in index.shape)].astype(x.dtype)
+    src = _scattered(src, index).astype(x.dtype)
     where = _axis_indices(index, dim)
+    if x.dtype == jnp.bool_:  # adding is `or`, multiplying `and`
+        reduce = _BOOL_REDUCTIONS.get(reduce, reduce)
     if reduce == "sum":
         return x.at[where].add(src) if include_self else x.at[where].set(0).at[where].add(src)
     if reduce == "prod":
@@ -214,15 +400,27 @@ def _index_select(x, index, dim):
     return jnp.take(x, index, axis=dim) if x.ndim else x
 
 
+def _along_index(x, index, source, dim, write):
+    """`write(x.at[index], source)` along `dim`: a 0-dim x or source (checked to pair with a vector) is a vector
+    of its elements, and a 0-dim index one index."""
+    if x.ndim == 0 or source.ndim == 0:
+        x_moved, source, dim = x.reshape(-1), source.reshape(-1), None
+    else:
+        x_moved, source = jnp.moveaxis(x, dim, 0), jnp.moveaxis(source, dim, 0)
+    written = write(x_moved.at[index.reshape(-1)], source)
+    return written.reshape(x.shape) if dim is None else jnp.moveaxis(written, 0, dim)
+
+
 def _index_add(x, index, source, dim, alpha=1):
-    moved = jnp.moveaxis(x, dim, 0)
-    added = moved.at[index].add(jnp.moveaxis(source, dim, 0) * alpha)
-    return jnp.moveaxis(added, 0, dim)
+    """Adds alpha * source; for bools adding is `or`, as in PyTorch."""
+    if x.dtype == jnp.bool_:
+        return _along_index(x, index, source & bool(alpha), dim, lambda at, s: at.max(s))
+    scaled = (source * alpha).astype(x.dtype) if alpha != 1 else source
+    return _along_index(x, index, scaled, dim, lambda at, s: at.add(s))
 
 
 def _index_copy(x, index, source, dim):
-    moved = jnp.moveaxis(x, dim, 0)
-    return jnp.moveaxis(moved.at[index].set(jnp.moveaxis(source, dim, 0)), 0, dim)
+    return _along_index(x, index, source, dim, lambda at, s: at.set(s))
 
 
 def _index_fill(x, index, value, dim):
@@ -241,9 +439,14 @@ def _masked_fill(x, mask, value):
 
 
 def _masked_scatter(x, mask, source):
-    mask = jnp.broadcast_to(mask, x.shape)
+    """The mask's (checked) count of ones is at most source's size: an empty source writes nothing. `x` broadcasts
+    against the mask (out of place), so its gradient is summed back inside this one node, as PyTorch's."""
+    shape = jnp.broadcast_shapes(x.shape, mask.shape)
+    x, mask = jnp.broadcast_to(x, shape), jnp.broadcast_to(mask, shape)
+    if not source.size:
+        return x
     positions = jnp.cumsum(mask.reshape(-1)) - 1
-    picked = source.reshape(-1)[jnp.clip(positions, 0, source.size - 1)].reshape(x.shape)
+    picked = source.reshape(-1)[jnp.clip(positions, 0, source.size - 1)].reshape(shape)
     return jnp.where(mask, picked.astype(x.dtype), x)
 
 

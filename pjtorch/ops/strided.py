@@ -81,6 +81,28 @@ def _is_contiguous(shape: tuple, stride: tuple) -> bool:
     return True
 
 
+def is_dense(shape: tuple, stride: tuple) -> bool:
+    """PyTorch's is_non_overlapping_and_dense: the strides are contiguous ones of some order of the dims."""
+    expected = 1
+    for step, size in sorted((step, size) for size, step in zip(shape, stride) if size != 1):
+        if step != expected:
+            return False
+        expected *= size
+    return True
+
+
+def partially_overlap(a: tuple, b: tuple) -> bool:
+    """Whether two (shape, stride, offset) layouts over one buffer share some elements without being the same
+    window, as PyTorch's get_overlap_status sees it: only dense layouts are judged (others are "too hard")."""
+    (a_shape, a_stride, a_offset), (b_shape, b_stride, b_offset) = a, b
+    a_size, b_size = math.prod(a_shape), math.prod(b_shape)
+    if not a_size or not b_size or not (is_dense(a_shape, a_stride) and is_dense(b_shape, b_stride)):
+        return False
+    if a_offset == b_offset and a_size == b_size:
+        return False  # the same elements: a full overlap, which elementwise ops handle
+    return a_offset < b_offset + b_size and b_offset < a_offset + a_size
+
+
 def positions(shape: tuple, stride: tuple, offset: int) -> np.ndarray:
     """The flat buffer index of every element of the view, in row-major order."""
     index = np.full(shape, offset, dtype=np.int64)

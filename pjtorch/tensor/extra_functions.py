@@ -360,8 +360,8 @@ def mode(input: Tensor, dim: int = -1, keepdim: bool = False):
 
 def histc(input: Tensor, bins: int = 100, min=0, max=0) -> Tensor:
     """PyTorch's checks name the kernel that refuses the dtype first: the bin edges' linspace for bool, the
-    range's aminmax for complex without a range. (A range taken from non-finite data is not checked: that would
-    read the data on the host.)"""
+    range's aminmax for complex without a range. A range taken from the data is checked as PyTorch does, on the
+    host."""
     if input.dtype.category != dtypes.FLOATING:
         kernel = "linspace_cpu" if input.dtype is dtypes.bool else \
             "aminmax_cpu" if input.is_complex() and min == max else "histogram_cpu"
@@ -372,8 +372,22 @@ def histc(input: Tensor, bins: int = 100, min=0, max=0) -> Tensor:
         raise RuntimeError("torch.histc: max must be larger than min")
     if not (math.isfinite(min) and math.isfinite(max)):
         raise RuntimeError(f"torch.histc: range of [{min:g}, {max:g}] is not finite")
+    if min == max and input.numel():
+        _check_data_range(input)
     # Not differentiable in PyTorch: the result has no history even for an input that requires grad.
     return dispatch.apply(extra_ops.HISTC, (input.detach(),), _static(bins=int(bins), low=float(min), high=float(max)))
+
+
+def _check_data_range(input: Tensor) -> None:
+    """histc's range taken from the data must be finite. PyTorch's vectorised min/max of several elements turns a
+    NaN negative, which its message prints as `-nan`."""
+    values = input._host_values().astype(np.float64)
+    low, high = values.min(), values.max()
+    if math.isnan(low) or math.isnan(high):
+        nan = "nan" if values.size == 1 else "-nan"
+        raise RuntimeError(f"torch.histc: range of [{nan}, {nan}] is not finite")
+    if not (math.isfinite(low) and math.isfinite(high)):
+        raise RuntimeError(f"torch.histc: range of [{low:g}, {high:g}] is not finite")
 
 
 def isin(elements, test_elements, *, assume_unique: bool = False, invert: bool = False) -> Tensor:
@@ -531,8 +545,10 @@ def pdist(input: Tensor, p: float = 2) -> Tensor:
 
 def nanmedian(input: Tensor, dim=None, keepdim: bool = False):
     """The lower median of the non-NaN elements (NaN where there are none); with `dim`, (values, indices)."""
-    from .functions import _check_reduced_dims, int_dim
+    from .functions import _check_reduced_dims, _refused_when_empty, empty_median, int_dim
     from .return_types import make_return
+    if dim is None and _refused_when_empty(input):
+        return empty_median(input)
     if input.dtype is dtypes.bool or input.is_complex():
         kernel = "median_cpu" if dim is None else "median_out"
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{_name(input.dtype)}'")
@@ -576,7 +592,7 @@ def _quantile(input: Tensor, q, dim, keepdim: bool, interpolation: str, ignore_n
                            f"got {interpolation}")
     scalar = not isinstance(q, Tensor) or q.ndim == 0
     qs = _quantile_q(q, input)
-    wrapped = None if dim is None else wrap_dim(dim, input.ndim) if input.ndim else 0
+    wrapped = None if dim is None else wrap_dim(dim, input.ndim)  # a 0-dim input's dim -1 or 0 wraps to 0
     source = input.reshape(1) if input.ndim == 0 else input
     out = dispatch.apply(extra_ops.QUANTILE, (source, qs), _static(
         dim=wrapped, keepdim=bool(keepdim) and wrapped is not None, interpolation=interpolation,
@@ -1029,6 +1045,8 @@ def _check_put(input: Tensor, index: Tensor, source: Tensor) -> None:
                          f"source.numel() = {source.numel()}, index.numel() = {index.numel()}")
     values = np.asarray(index._value()).reshape(-1)
     size = input.numel()
+    if values.size and not size:
+        raise IndexError("put_(): Tried to put elements into an empty tensor")
     bad = values[(values >= size) | (values < -size)]
     if bad.size:
         raise IndexError(f"out of range: tried to access index {bad[0]} on a tensor of {size} elements.")
@@ -1250,7 +1268,8 @@ def broadcast_tensors(*tensors) -> tuple:
 
 
 def ravel(input: Tensor) -> Tensor:
-    return input.reshape(-1)
+    """A view of the contiguous input (a copy of it first where it is not), as PyTorch's contiguous().view(-1)."""
+    return input.contiguous().view(-1)
 
 
 def adjoint(input: Tensor) -> Tensor:

@@ -293,6 +293,9 @@ def size_argument(args: tuple, function: str, position: int | None = 1, varargs:
         raise TypeError(f"{function}() takes 1 positional argument but {len(args)} were given")
     if len(args) == 1 and isinstance(args[0], (builtins.tuple, builtins.list)):
         items = args[0]
+        if items and not is_int_argument(items[0]):  # the parser's overload match looks at the first element
+            raise TypeError(f"{function}(): argument '{name}'{where} must be tuple of ints, but found element of type "
+                            f"{arg_type_name(items[0])} at pos 0")
     elif varargs and builtins.all(is_int_argument(a) for a in args[:1]):
         items = args
     else:
@@ -535,6 +538,10 @@ def empty_like(input: Tensor, *, dtype=None, device=None, requires_grad: bool = 
 
 def full_like(input: Tensor, fill_value, *, dtype=None, device=None, requires_grad: bool = False, layout=None,
               memory_format=None) -> Tensor:
+    """The value is converted with full's overflow check, into the given dtype or else the input's."""
+    if isinstance(input, Tensor):
+        fill_value = filled_scalar(fill_value.item() if isinstance(fill_value, Tensor) else fill_value,
+                                   dtype_argument(dtype, "full_like") or input.dtype)
     return _filled_like("full_like", input, fill_value, dtype, device, requires_grad, memory_format)
 
 
@@ -597,6 +604,8 @@ def arange(start=_MISSING, end=None, step=1, *, dtype=None, device=None, require
     if end is None and not _is_number(start):
         raise TypeError(f"arange(): argument 'end' (position 1) must be Number, not {arg_type_name(start)}")
     dtype = dtype_argument(dtype, "arange")
+    if dtype is not None and (dtype is dtypes.bool or dtype.is_complex):  # refused before the range is looked at
+        raise NotImplementedError(f"\"arange_cpu\" not implemented for '{dtypes.LEGACY_NAMES[dtype][:-6]}'")
     start, end, step = _number(start), _number(end), _number(step)
     if end is None:
         start, end = 0, start
@@ -609,8 +618,6 @@ def arange(start=_MISSING, end=None, step=1, *, dtype=None, device=None, require
     if dtype is None:
         dtype = dtypes.default_for_category(builtins.max(dtypes.INTEGER, *(dtypes.scalar_category(v)
                                                                           for v in (start, end, step))))
-    if dtype is dtypes.bool:
-        raise NotImplementedError('"arange_cpu" not implemented for \'Bool\'')
     count = math.ceil((end - start) / step)
     values = start + np.arange(count, dtype=np.float64 if dtype.category >= dtypes.FLOATING else np.int64) * step
     return _finish(values.astype(_host_dtype(dtype)).astype(dtype.jax), normalize(device), requires_grad)

@@ -265,6 +265,8 @@ def rsub(input, other, *, alpha=1) -> Tensor:
             "Tensor input, Tensor other, *, Number alpha = 1", "Tensor input, Number other, Number alpha = 1"))
     other = as_operand(other)
     _check_subtraction(input, other)
+    if isinstance(other, Tensor):  # `other - input`: broadcast in that order
+        pointwise.broadcast_shapes(other._shape, input._shape)
     op = pointwise.BINARY["rsub"] if isinstance(other, Tensor) else pointwise.RSUB_SCALAR
     return dispatch.apply(op, (input, other), _alpha(alpha))
 
@@ -308,6 +310,8 @@ def _check_divisor(op, dividend, divisor) -> None:
         return
     if dispatch.promoted_dtype(op, (dividend, divisor)).category != dtypes.INTEGER:
         return
+    if isinstance(divisor, Tensor) and isinstance(dividend, Tensor):  # shapes are checked before values
+        pointwise.broadcast_shapes(dividend._shape, divisor._shape)
     if not isinstance(divisor, Tensor) or not np.asarray(divisor._value()).all():
         raise RuntimeError("ZeroDivisionError")
 
@@ -672,12 +676,12 @@ def sum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor
 
 
 def nansum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
+    dims = dims_arg(dim, input.ndim)  # dims are checked first
     if input.is_complex() and input.device.type == "cpu":
         raise RuntimeError("nansum on CPU does not support complex inputs")
     if dtype is not None and dtype.is_complex and input.is_floating_point() and input.device.type == "cpu":
         raise NotImplementedError(f"\"nansum_cpu\" not implemented for '{_scalar_type_name(dtype)}'")
-    return dispatch.apply(reduction.NANSUM, (input,),
-                          _static(dim=dims_arg(dim, input.ndim), keepdim=keepdim, dtype=_jax_dtype(dtype)))
+    return dispatch.apply(reduction.NANSUM, (input,), _static(dim=dims, keepdim=keepdim, dtype=_jax_dtype(dtype)))
 
 
 def prod(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
@@ -720,10 +724,12 @@ def _check_reduced_dims(name: str, input: Tensor, dims) -> None:
             raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
 
 
-def int_dim(name: str, dim) -> int:
-    """A dim PyTorch takes as an int only (prod, max, median, mode, ...): a tuple or list is its TypeError."""
+def int_dim(name: str, dim, position: int | None = None) -> int:
+    """A dim PyTorch takes as an int only (prod, max, median, mode, ...): a tuple or list is its TypeError (naming
+    the position where PyTorch passes the dim on by position)."""
     if not isinstance(dim, int):
-        raise TypeError(f"{name}(): argument 'dim' must be int, not {type(dim).__name__}")
+        where = f" (position {position})" if position else ""
+        raise TypeError(f"{name}(): argument 'dim'{where} must be int, not {type(dim).__name__}")
     return dim
 
 
@@ -878,8 +884,22 @@ def norm(input: Tensor, p="fro", dim=None, keepdim: bool = False, dtype=None) ->
             raise RuntimeError(f"linalg.vector_norm: dtype should be real for real inputs, but got "
                                f"{_scalar_type_name(dtype)}")
         input = input.to(dtype)
-    return dispatch.apply(reduction.NORM, (input,), _static(p=float(p), dim=dims_arg(dim, input.ndim),
-                                                            keepdim=keepdim))
+    dims = dims_arg(dim, input.ndim)
+    _check_norm_identity(input, float(p), dims)
+    return dispatch.apply(reduction.NORM, (input,), _static(p=float(p), dim=dims, keepdim=keepdim))
+
+
+def _check_norm_identity(input: Tensor, p: float, dims) -> None:
+    """A negative or infinite norm has no value over nothing: PyTorch refuses an empty reduction for it."""
+    if not (p < 0 or p == float("inf")):
+        return
+    if dims is None and not input.numel():
+        raise RuntimeError(f"linalg.vector_norm cannot compute the {p:g} norm on an empty tensor because the "
+                           f"operation does not have an identity")
+    for d in dims or ():
+        if input.ndim and not input._shape[d]:
+            raise RuntimeError(f"linalg.vector_norm cannot compute the {p:g} norm on the dimension {d}because this "
+                               f"dimension is empty and the operation does not have an identity")
 
 
 def _truth_dims(dim, ndim: int):
@@ -903,7 +923,7 @@ def logsumexp(input: Tensor, dim=REQUIRED, keepdim: bool = False) -> Tensor:
 
 
 def _scan_dim(name: str, dim) -> int:
-    """A scan's dim, an int (PyTorch's error counts it as the second argument, as it mostly is)."""
+    """A scan's or softmax's dim, an int (PyTorch's error counts it as the second argument, as it mostly is)."""
     required(name, dim=dim)
     if not isinstance(dim, int):
         raise TypeError(f"{name}(): argument 'dim' (position 2) must be int, not {type(dim).__name__}")
@@ -926,6 +946,8 @@ cumprod = _scan(reduction.CUMPROD)
 def _running_extreme(op, name):
     def run(input: Tensor, dim: int = REQUIRED):
         dim = _scan_dim(name, dim)
+        if not input.ndim and dim not in (-1, 0):
+            raise IndexError(f"{name}(): Expected reduction dim -1 or 0 for scalar but got {dim}")
         values, indices = dispatch.apply(op, (input,), _static(dim=wrap_dim(dim, input.ndim)))
         return make_return(name, values=values, indices=indices)
 
@@ -943,14 +965,12 @@ def logcumsumexp(input: Tensor, dim: int = REQUIRED) -> Tensor:
 
 def softmax(input: Tensor, dim: int = REQUIRED, dtype=None) -> Tensor:
     """With `dtype`, the input is cast first (so integers may be soft-maxed), as PyTorch does."""
-    required("softmax", dim=dim)
-    dim = wrap_dim(dim, input.ndim)
+    dim = wrap_dim(_scan_dim("softmax", dim), input.ndim)
     return dispatch.apply(reduction.SOFTMAX, (input if dtype is None else to_dtype(input, dtype),), _static(dim=dim))
 
 
 def log_softmax(input: Tensor, dim: int = REQUIRED, dtype=None) -> Tensor:
-    required("log_softmax", dim=dim)
-    dim = wrap_dim(dim, input.ndim)
+    dim = wrap_dim(_scan_dim("log_softmax", dim), input.ndim)
     return dispatch.apply(reduction.LOG_SOFTMAX, (input if dtype is None else to_dtype(input, dtype),),
                           _static(dim=dim))
 
@@ -967,10 +987,19 @@ def count_nonzero(input: Tensor, dim=None, **options) -> Tensor:
 
 def median(input: Tensor, dim=None, keepdim: bool = False):
     if dim is None:
-        return dispatch.apply(reduction.MEDIAN_ALL, (input,))
+        return empty_median(input) if _refused_when_empty(input) else dispatch.apply(reduction.MEDIAN_ALL, (input,))
     values, indices = dispatch.apply(reduction.MEDIAN_DIM, (input,),
                                      _static(dim=_one_dim("median", input, dim), keepdim=keepdim))
     return make_return("median", values=values, indices=indices)
+
+
+def _refused_when_empty(input: Tensor) -> bool:
+    """An empty input's median is NaN (in its dtype) before PyTorch looks for a kernel of that dtype."""
+    return not input.numel() and (input.dtype is dtypes.bool or input.is_complex())
+
+
+def empty_median(input: Tensor) -> Tensor:
+    return factories.tensor(float("nan"), device=input.device).to(input.dtype)
 
 
 # ----- matrix products ----------------------------------------------------------------------------
@@ -1122,7 +1151,7 @@ def einsum(equation: str, *operands) -> Tensor:
     operands = _einsum_operands(equation.replace(" ", ""), cast_inputs("einsum", *operands))
     order = _einsum_permutation(equation.replace(" ", ""), len(operands))
     if order is not None:
-        return views.permute(operands[0], *order)  # a view, as PyTorch's einsum returns for a pure permutation
+        return views.permute(operands[0], order)  # a view, as PyTorch's einsum returns for a pure permutation
     return dispatch.apply(linalg_ops.EINSUM[_einsum_grad_name(equation.replace(" ", ""), len(operands))], operands,
                           _static(equation=equation))
 
@@ -1277,8 +1306,19 @@ def _preserved_strides(shape: tuple, stride: tuple) -> tuple:
     return tuple(result)
 
 
-def contiguous(input: Tensor, memory_format: dtypes.memory_format = dtypes.contiguous_format) -> Tensor:
-    return input if input.is_contiguous() else clone(input, memory_format=dtypes.contiguous_format)
+def contiguous(input: Tensor, *args, memory_format: dtypes.memory_format = dtypes.contiguous_format) -> Tensor:
+    """`input` itself where already contiguous; otherwise a contiguous copy (preserve_format cannot say which)."""
+    if args:
+        raise TypeError(f"contiguous() takes 0 positional arguments but {len(args)} "
+                        f"{'was' if len(args) == 1 else 'were'} given")
+    if not isinstance(memory_format, dtypes.memory_format):
+        raise TypeError(f"contiguous(): argument 'memory_format' must be torch.memory_format, not "
+                        f"{factories.arg_type_name(memory_format)}")
+    if input.is_contiguous():
+        return input
+    if memory_format is dtypes.preserve_format:
+        raise RuntimeError("preserve memory format is unsupported by the contiguous operator")
+    return clone(input, memory_format=dtypes.contiguous_format)
 
 
 def to_dtype(input: Tensor, dtype: dtypes.dtype) -> Tensor:
@@ -1411,11 +1451,11 @@ def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
     tensors = _tensor_list("stack", tensors)
     if not tensors:
         raise RuntimeError("stack expects a non-empty TensorList")
+    dim = wrap_dim(dim, tensors[0].ndim + 1)
     for i, t in enumerate(tensors[1:], start=1):
         if t._shape != tensors[0]._shape:
             raise RuntimeError(f"stack expects each tensor to be equal size, but got {list(tensors[0]._shape)} at "
                                f"entry 0 and {list(t._shape)} at entry {i}")
-    dim = wrap_dim(dim, tensors[0].ndim + 1)
     return dispatch.apply(shape_ops.STACK, _common_dtype_tensors(tensors), _static(dim=dim))
 
 
@@ -1457,7 +1497,7 @@ def atleast_3d(t: Tensor) -> Tensor:
     return t
 
 
-def flip(input: Tensor, dims=REQUIRED) -> Tensor:
+def _flip(input: Tensor, dims=REQUIRED) -> Tensor:
     required("flip", dims=dims)
     if not isinstance(dims, (tuple, list)):
         raise TypeError(f"flip(): argument 'dims' must be tuple of ints, not {type(dims).__name__}")
@@ -1468,13 +1508,16 @@ def flip(input: Tensor, dims=REQUIRED) -> Tensor:
 def fliplr(input: Tensor) -> Tensor:
     if input.ndim < 2:
         raise RuntimeError("Input must be >= 2-d.")
-    return flip(input, (1,))
+    return _flip(input, (1,))
 
 
 def flipud(input: Tensor) -> Tensor:
     if input.ndim < 1:
         raise RuntimeError("Input must be >= 1-d.")
-    return flip(input, (0,))
+    return _flip(input, (0,))
+
+
+flip = views.sequence_function(_flip, "flip", "dims")
 
 
 def roll(input: Tensor, shifts, dims=None) -> Tensor:
@@ -1488,6 +1531,8 @@ def roll(input: Tensor, shifts, dims=None) -> Tensor:
     dims = tuple(dims) if isinstance(dims, (tuple, list)) else (dims,)
     if len(dims) != len(shifts):
         raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:{len(dims)}")
+    if not input.numel():  # nothing to move: the dims are not checked
+        return clone(input)
     return dispatch.apply(shape_ops.ROLL, (input,), _static(
         shifts=shifts, dims=tuple(wrap_dim_of_dimensioned(d, input.ndim) for d in dims)))
 
@@ -1505,9 +1550,12 @@ def repeat(input: Tensor, *repeats) -> Tensor:
     return dispatch.apply(shape_ops.REPEAT, (input,), _static(repeats=repeats))
 
 
-def tile(input: Tensor, dims) -> Tensor:
-    dims = tuple(dims) if isinstance(dims, (tuple, list)) else (dims,)
+def tile_method(input: Tensor, *args, dims=None) -> Tensor:
+    dims = views.int_tuple(views.one_keyword("tile", args, "dims", dims), "tile", "dims")
     return repeat(input, (1,) * (input.ndim - len(dims)) + dims)
+
+
+tile = views.sequence_function(tile_method, "tile", "dims")
 
 
 def repeat_interleave(input: Tensor, repeats=None, dim=None, *, output_size=None) -> Tensor:
@@ -1714,10 +1762,19 @@ def _check_scatter(input: Tensor, dim: int, index: Tensor, src) -> int:
     return dim
 
 
+_SCATTER_REDUCE_NAMES = {"add": "sum", "multiply": "prod"}
+
+
 def _scatter(input, dim, index, src, reduce, inplace):
     dim = _check_scatter(input, dim, index, src)
     if reduce is not None:
-        op, static = shape_ops.SCATTER_REDUCE, _static(dim=dim, reduce={"add": "sum", "multiply": "prod"}[reduce])
+        if reduce not in _SCATTER_REDUCE_NAMES:
+            raise RuntimeError("reduce argument must be either add or multiply.")
+        if isinstance(src, Tensor):
+            views.warn_once("The reduce argument of torch.scatter with Tensor src is deprecated and will be removed "
+                            "in a future PyTorch release. Use torch.scatter_reduce instead for more reduction "
+                            "options.")
+        op, static = shape_ops.SCATTER_REDUCE, _static(dim=dim, reduce=_SCATTER_REDUCE_NAMES[reduce])
     else:
         op, static = shape_ops.SCATTER if isinstance(src, Tensor) else shape_ops.SCATTER_VALUE, _static(dim=dim)
     if not isinstance(src, Tensor):
@@ -1766,7 +1823,28 @@ def scatter_reduce_(input: Tensor, dim: int, index: Tensor, src: Tensor, reduce:
 
 
 def masked_scatter_(input: Tensor, mask: Tensor, source: Tensor) -> Tensor:
+    _check_masked_scatter(input, mask, source)
+    _check_mask_count(mask.expand(input._shape), source)
     return dispatch.apply_inplace(shape_ops.MASKED_SCATTER, input, (mask, source))
+
+
+def _check_masked_scatter(input: Tensor, mask: Tensor, source: Tensor) -> None:
+    """masked_scatter's dtype checks, in PyTorch's order (a uint8 mask is warned about, then refused)."""
+    if source.dtype is not input.dtype:
+        raise RuntimeError(f"masked_scatter: expected self and source to have same dtypes but got"
+                           f"{_scalar_type_name(input.dtype)} and {_scalar_type_name(source.dtype)}")
+    if mask.dtype is dtypes.uint8:
+        warnings.warn("masked_scatter_ received a mask with dtype torch.uint8, this behavior is now deprecated,"
+                      "please use a mask with dtype torch.bool instead.", UserWarning, stacklevel=user_stacklevel())
+    if mask.dtype is not dtypes.bool:
+        raise RuntimeError(f"masked_scatter_ only supports boolean masks, but got mask with dtype "
+                           f"{_scalar_type_name(mask.dtype)}")
+
+
+def _check_mask_count(mask: Tensor, source: Tensor) -> None:
+    """The (broadcast) mask selects no more elements than the source has: data-dependent, as in PyTorch."""
+    if np.count_nonzero(mask._host_values()) > source.numel():
+        raise RuntimeError("Number of elements of source < number of ones in mask")
 
 
 def _scan_(op):
@@ -1813,71 +1891,155 @@ def _check_select_bounds(index: Tensor, dim: int, size: int, numel: int) -> None
         raise RuntimeError(f"INDICES element is out of DATA bounds, id={bad[0]} axis_dim={size}")
 
 
-def _checked_index_dim(name: str, input: Tensor, dim: int, index: Tensor, source=None) -> int:
-    """index_add/index_copy/index_fill check the index's dtype and values (and the source's length) before writing;
-    each words its errors its own way, as PyTorch's kernels do. Returns the wrapped dim."""
+def _index_count_error(name: str, count: int, found: int, dim: int) -> Exception:
+    if name == "index_add_":
+        return RuntimeError(f"index_add_(): Number of indices ({count}) should be equal to source.size(dim): "
+                            f"({found}), for dim: {dim}")
+    return IndexError(f"index_copy_(): Number of indices ({count}) should be equal to source.size(dim) ({found})")
+
+
+def _check_index_add(input: Tensor, dim: int, index: Tensor, source: Tensor) -> int:
+    """index_add's argument checks, in PyTorch's order; the wrapped dim."""
     dim = wrap_dim(dim, input.ndim)
-    kind = index.dtype if isinstance(index, Tensor) else None
-    if name == "index_fill_" and kind is not dtypes.int64:
-        raise IndexError("index_fill_(): Expected dtype int64 for index.")
-    if name == "index_add_" and kind not in (dtypes.int64, dtypes.int32):
-        raise RuntimeError(f"index_add_(): Expected dtype int32/int64 for index but got: {_scalar_type_name(kind)}")
-    if name == "index_copy_" and kind is not dtypes.int64:
-        raise RuntimeError(f"index_copy_(): Expected a long tensor for index, but got {_scalar_type_name(kind)}")
-    size, count = (input._shape[dim] if input.ndim else 1), index.numel()
-    if source is not None and source.ndim and source._shape[wrap_dim(dim, source.ndim)] != count:
-        found = source._shape[wrap_dim(dim, source.ndim)]
-        if name == "index_add_":
-            raise RuntimeError(f"index_add_(): Number of indices ({count}) should be equal to source.size(dim): "
-                               f"({found}), for dim: {dim}")
-        raise IndexError(f"index_copy_(): Number of indices ({count}) should be equal to source.size(dim) ({found})")
-    values = _index_values(index)
-    bad = values[(values < (-size if name == "index_fill_" else 0)) | (values >= size)]
-    if bad.size and name == "index_add_":
-        if dim == 0:  # the CPU kernel's dim-0 path, as index_select's
-            raise IndexError("index out of range in self")
-        raise RuntimeError(f"index {bad[0]} is out of bounds for dimension {dim} with size {size}")
-    if bad.size:
-        prefix = "index_copy_(): " if name == "index_copy_" else ""
-        raise IndexError(f"{prefix}index {bad[0]} is out of bounds for dimension {dim} with size {size}")
+    if index.ndim > 1:
+        raise IndexError(f"index_add_(): Index is supposed to be a vector, but got dim: {index.ndim} with type: "
+                         f"{_scalar_type_name(index.dtype)} and size: {list(index._shape)}")
+    if index.dtype not in (dtypes.int64, dtypes.int32):
+        raise RuntimeError(f"index_add_(): Expected dtype int32/int64 for index but got: "
+                           f"{_scalar_type_name(index.dtype)}")
+    if source.dtype is not input.dtype:
+        raise RuntimeError(f"index_add_(): self ({_scalar_type_name(input.dtype)}) and source "
+                           f"({_scalar_type_name(source.dtype)}) must have the same scalar type")
+    if dim and dim >= source.ndim:
+        raise RuntimeError(f"index_add_(): Indexing dim {dim} is out of bounds of the source tensor with dim "
+                           f"{source.ndim}")
+    found = source._shape[dim] if source.ndim else 1
+    if index.numel() != found:
+        if not source.ndim:  # the message asks a 0-dim source for its size
+            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+        raise _index_count_error("index_add_", index.numel(), found, dim)
+    if _without(input._shape, dim, source.ndim) != _without(source._shape, dim, input.ndim):
+        raise RuntimeError(f"source tensor shape must match self tensor shape, excluding the specified dimension. "
+                           f"Got self.shape = {list(input._shape)} source.shape = {list(source._shape)}")
+    _check_write_bounds(index, dim, input, _index_add_bounds_error)
     return dim
 
 
+def _without(shape: tuple, dim: int, other_ndim: int = 1) -> list:
+    """`shape` less its `dim`: the slice index_add/index_copy compare (a 0-dim side keeps the other whole)."""
+    return list(shape[:dim] + shape[dim + 1:]) if shape and other_ndim else list(shape)
+
+
+def _index_add_bounds_error(input: Tensor, index: Tensor, dim: int, bad: int) -> Exception:
+    """PyTorch's CPU kernel words it by path: int32 indices and vectors go index_select's way."""
+    if index.dtype is dtypes.int32 or input.ndim <= 1:
+        return IndexError("index out of range in self")
+    return RuntimeError(f"index {bad} is out of bounds for dimension {dim} with size {input._shape[dim]}")
+
+
+def _index_copy_bounds_error(input: Tensor, index: Tensor, dim: int, bad: int) -> Exception:
+    return IndexError(f"index_copy_(): index {bad} is out of bounds for dimension {dim} with size "
+                      f"{input._shape[dim] if input.ndim else 1}")
+
+
+def _index_fill_bounds_error(input: Tensor, index: Tensor, dim: int, bad: int) -> Exception:
+    return IndexError(f"index {bad} is out of bounds for dimension {dim} with size "
+                      f"{input._shape[dim] if input.ndim else 1}")
+
+
+def _check_write_bounds(index: Tensor, dim: int, input: Tensor, error, lowest: int = 0) -> None:
+    """Every index within [lowest, size) (a 0-dim input has size 1); an empty input checks nothing."""
+    if not input.numel():
+        return
+    size = input._shape[dim] if input.ndim else 1
+    values = _index_values(index)
+    bad = values[(values < lowest) | (values >= size)]
+    if bad.size:
+        raise error(input, index, dim, bad[0])
+
+
+def _check_index_copy(input: Tensor, dim: int, index: Tensor, source: Tensor) -> int:
+    """index_copy's argument checks, in PyTorch's order; the wrapped dim."""
+    dim = wrap_dim(dim, input.ndim)
+    if index.ndim > 1:
+        raise IndexError(f"index_copy_(): Index should have dimension 1 or 0 (got {index.ndim})")
+    count = index.numel()
+    if not source.ndim and count != 1:
+        raise IndexError(f"index_copy_(): When source is scalar, index should have one element (got {count})")
+    if source.ndim != input.ndim and source.ndim and input.ndim:
+        raise IndexError(f"index_copy_(): When source and destination are not scalars, their dimensionality must "
+                         f"match. Source dimensionality ({source.ndim}), destination dimensionality ({input.ndim})")
+    if index.dtype is not dtypes.int64:
+        raise RuntimeError(f"index_copy_(): Expected a long tensor for index, but got "
+                           f"{_scalar_type_name(index.dtype)}")
+    if source.dtype is not input.dtype:
+        raise RuntimeError(f"index_copy_(): self and source expected to have the same dtype, but got (self) "
+                           f"{_scalar_type_name(input.dtype)} and (source) {_scalar_type_name(source.dtype)}")
+    mine, theirs = _without(input._shape, dim), _without(source._shape, dim)
+    if mine != theirs:
+        raise RuntimeError(f"index_copy_(): Source/destination tensor must have same slice shapes. Destination slice "
+                           f"shape: {' '.join(map(str, mine))} at dimension {dim} and source slice shape: "
+                           f"{' '.join(map(str, theirs))} at dimension 0.")
+    if source.ndim and count != source._shape[dim]:
+        raise _index_count_error("index_copy_", count, source._shape[dim], dim)
+    _check_write_bounds(index, dim, input, _index_copy_bounds_error)
+    return dim
+
+
+def _check_index_fill(input: Tensor, dim: int, index: Tensor, value) -> int:
+    """index_fill's argument checks, in PyTorch's order; the wrapped dim."""
+    if isinstance(value, Tensor) and value.ndim:
+        raise RuntimeError(f"index_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+                           f"{value.ndim} dimension(s).")
+    if not isinstance(index, Tensor) or index.dtype is not dtypes.int64:
+        raise IndexError("index_fill_(): Expected dtype int64 for index.")
+    if _is_complex_value(value) and not input.is_complex():
+        raise RuntimeError("index_fill_(): Converting complex Scalar to non-complex type is not supported")
+    dim = wrap_dim(dim, input.ndim)
+    if index.ndim > 1:
+        raise RuntimeError("Index has to be a vector/scalar")
+    size = input._shape[dim] if input.ndim else 1
+    _check_write_bounds(index, dim, input, _index_fill_bounds_error, -size)
+    return dim
+
+
+def _is_complex_value(value) -> bool:
+    return value.is_complex() if isinstance(value, Tensor) else isinstance(value, complex)
+
+
 def index_add(input: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha=1) -> Tensor:
-    dim = _checked_index_dim("index_add_", input, dim, index, source)
+    dim = _check_index_add(input, dim, index, source)
     return dispatch.apply(shape_ops.INDEX_ADD, (input, index, source), _static(dim=dim, alpha=alpha))
 
 
 def index_add_(input: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha=1) -> Tensor:
-    dim = _checked_index_dim("index_add_", input, dim, index, source)
+    dim = _check_index_add(input, dim, index, source)
     return dispatch.apply_inplace(shape_ops.INDEX_ADD, input, (index, source), _static(dim=dim, alpha=alpha))
 
 
 def index_copy(input: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor:
-    dim = _checked_index_dim("index_copy_", input, dim, index, source)
+    dim = _check_index_copy(input, dim, index, source)
     return dispatch.apply(shape_ops.INDEX_COPY, (input, index, source), _static(dim=dim))
 
 
 def index_copy_(input: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor:
-    dim = _checked_index_dim("index_copy_", input, dim, index, source)
+    dim = _check_index_copy(input, dim, index, source)
     return dispatch.apply_inplace(shape_ops.INDEX_COPY, input, (index, source), _static(dim=dim))
 
 
 def index_fill(input: Tensor, dim: int, index: Tensor, value) -> Tensor:
     op = shape_ops.INDEX_FILL_TENSOR if isinstance(value, Tensor) else shape_ops.INDEX_FILL
-    dim = _checked_index_dim("index_fill_", input, dim, index)
+    dim = _check_index_fill(input, dim, index, value)
     return dispatch.apply(op, (input, index, _index_fill_value(value, input)), _static(dim=dim))
 
 
 def index_fill_(input: Tensor, dim: int, index: Tensor, value) -> Tensor:
     op = shape_ops.INDEX_FILL_TENSOR if isinstance(value, Tensor) else shape_ops.INDEX_FILL
-    dim = _checked_index_dim("index_fill_", input, dim, index)
+    dim = _check_index_fill(input, dim, index, value)
     return dispatch.apply_inplace(op, input, (index, _index_fill_value(value, input)), _static(dim=dim))
 
 
 def _index_fill_value(value, input: Tensor):
-    if isinstance(value, complex) and not input.is_complex():
-        raise RuntimeError("index_fill_(): Converting complex Scalar to non-complex type is not supported")
     return value if isinstance(value, Tensor) else _scalar_tensor(value, input)
 
 
@@ -1949,6 +2111,11 @@ def masked_select(input: Tensor, mask: Tensor) -> Tensor:
 
 
 def masked_scatter(input: Tensor, mask: Tensor, source: Tensor) -> Tensor:
+    """Scatters into `input` broadcast against the mask (before anything else is checked)."""
+    shape = pointwise.broadcast_shapes(mask._shape, input._shape)
+    _check_masked_scatter(input, mask, source)
+    mask = mask.expand(shape)
+    _check_mask_count(mask, source)
     return dispatch.apply(shape_ops.MASKED_SCATTER, (input, mask, source))
 
 
@@ -1990,7 +2157,7 @@ def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False, ret
     if input.dtype is dtypes.bfloat16:
         values = values.astype(np.float32)  # NumPy does not sort bfloat16 (exactly widened, narrowed back below)
     if dim is not None:
-        dim = wrap_dim_of_dimensioned(dim, input.ndim)
+        dim = wrap_dim_of_dimensioned(int_dim("unique_dim", dim, 2), input.ndim)  # passed on by position
         _check_unique_dim(input, dim)
     if dim is not None and input._shape[dim] == 0:
         found = (values, np.zeros(0, np.int64), np.zeros(0, np.int64))
@@ -2062,7 +2229,21 @@ def _category(d: dtypes.dtype) -> int:
 _EXPECTED = "Expected out tensor to have dtype {result}, but got {out} instead"
 _EXACT_OUT_DTYPE = {"mm": _EXPECTED, "matmul": _EXPECTED, "bmm": _EXPECTED,
                     "dot": "result dtype {Out} does not match input dtype {Result}",
-                    "mv": "addmv input tensors must have the same dtype, but got {Out}, {Result}, and {Result}"}
+                    "mv": "addmv input tensors must have the same dtype, but got {Out}, {Result}, and {Result}",
+                    "float_power": "the output given to float_power has dtype {Out} but the operation's result "
+                                   "requires dtype {Result}"}
+
+
+def _check_out_castable(args: tuple, out) -> None:
+    """PyTorch checks that its operands' common dtype casts to `out`'s before it looks for a kernel."""
+    operands = [a for a in args[:2] if isinstance(a, (Tensor, builtins.bool, builtins.int, builtins.float,
+                                                      builtins.complex))]
+    if not isinstance(out, Tensor) or not operands or not isinstance(operands[0], Tensor):
+        return
+    result = dtypes.operands_result_type(*operands)
+    if not dtypes.can_cast(result, out.dtype):
+        raise RuntimeError(f"result type {_scalar_type_name(result)} can't be cast to the desired output type "
+                           f"{_scalar_type_name(out.dtype)}")
 
 
 def _write_out(name: str, result, out):
@@ -2106,7 +2287,14 @@ def accepting_out(fn):
 
     @functools.wraps(fn)
     def run(*args, out=None, **kwargs):
-        result = fn(*args, **numpy_names(kwargs)) if kwargs else fn(*args)
+        if out is not None:
+            for target in out if isinstance(out, (tuple, list)) else (out,):
+                dispatch.check_no_partial_overlap(target, args)
+        try:
+            result = fn(*args, **numpy_names(kwargs)) if kwargs else fn(*args)
+        except NotImplementedError:
+            _check_out_castable(args, out)
+            raise
         return result if out is None else _write_out(name, result, out)
 
     run.without_out = fn
@@ -2135,7 +2323,7 @@ for _name in _WITH_OUT:
 
 
 _HELPERS = {"as_operand", "numpy_names", "accepting_out", "dims_arg", "make_return", "wrap_dim", "Tensor", "to_dtype",
-            "view_as_dtype", "required", "lerp_op"}
+            "view_as_dtype", "required", "lerp_op", "tile_method"}
 # In-place forms PyTorch has as Tensor methods only, not as `torch.*` functions.
 _METHODS_ONLY = {"scatter_reduce_", "masked_scatter_", "cumsum_", "cumprod_"}
 __all__ = [name for name, value in list(globals().items())

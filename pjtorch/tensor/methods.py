@@ -122,7 +122,7 @@ _NAMED = {
     "outer": functions.outer, "ger": functions.outer, "addmm": functions.addmm,
     "clone": functions.clone, "contiguous": functions.contiguous, "copy_": functions.copy_, "fill_": functions.fill_,
     "zero_": functions.zero_, "fliplr": functions.fliplr, "flipud": functions.flipud,
-    "roll": functions.roll, "repeat": functions.repeat, "tile": functions.tile,
+    "roll": functions.roll, "repeat": functions.repeat, "tile": functions.tile_method,
     "repeat_interleave": functions.repeat_interleave, "tril": functions.tril, "triu": functions.triu,
     "tril_": functions.tril_, "triu_": functions.triu_, "sort": functions.sort, "argsort": functions.argsort,
     "topk": functions.topk, "kthvalue": functions.kthvalue,
@@ -136,12 +136,12 @@ _NAMED = {
     "masked_scatter": functions.masked_scatter, "nonzero": functions.nonzero, "argwhere": functions.argwhere,
     "unique": functions.unique, "allclose": functions.allclose, "isclose": functions.isclose,
     "equal": functions.equal, "index_put_": indexing.index_put_, "index_put": indexing.index_put,
-    "view": views.view, "reshape": views.reshape, "view_as": views.view_as, "reshape_as": views.reshape_as,
-    "flatten": views.flatten, "unflatten": views.unflatten, "permute": views.permute,
+    "view": views.view, "reshape": views.reshape_method, "view_as": views.view_as, "reshape_as": views.reshape_as,
+    "flatten": views.flatten, "unflatten": views.unflatten, "permute": views.permute_method,
     "transpose": views.transpose, "swapaxes": views.transpose, "swapdims": views.transpose, "t": views.t_,
     "movedim": views.movedim, "moveaxis": views.movedim, "squeeze": views.squeeze, "unsqueeze": views.unsqueeze,
     "select": views.select, "narrow": views.narrow, "expand": views.expand, "expand_as": views.expand_as,
-    "broadcast_to": views.broadcast_to, "diagonal": views.diagonal, "unfold": views.unfold,
+    "broadcast_to": views.broadcast_to_method, "diagonal": views.diagonal, "unfold": views.unfold,
     "as_strided": views.as_strided, "unbind": views.unbind, "split": views.split, "chunk": views.chunk,
     "tensor_split": views.tensor_split, "hsplit": views.hsplit, "vsplit": views.vsplit, "dsplit": views.dsplit,
     "bincount": extra_functions.bincount,
@@ -491,7 +491,7 @@ def _float_power_(self, exponent):
 
 def _flip(self, *dims, **options):
     """The method takes its dims as varargs too (`x.flip(0, 1)`), the function only as a sequence."""
-    return functions.flip(self, views.shape_args(dims) if dims else options.get("dims", functions.REQUIRED))
+    return functions._flip(self, views.shape_args(dims) if dims else options.get("dims", functions.REQUIRED))
 
 
 def _lerp_(self, end, weight):

@@ -46,8 +46,11 @@ class Tensor:
     _leaf_hooks = None
     _post_accumulate_hooks = None
     _is_param = False
-    _multi_output_view = False  # an output of unbind/split, or a view of one: no in-place changes under grad
-    _created_in_no_grad = False  # a view made under no_grad of a tensor that requires grad: no in-place under grad
+    # Why a view may not be changed in place under grad (dispatch.VIEW_ADVICE): "multi_output" (an output of
+    # unbind/split, or a view of one) or "custom_function" (an output of a custom Function that is a view).
+    _view_creation = None
+    # A view made under "no_grad" (or "inference_mode") of a tensor that requires grad: no in-place under grad.
+    _created_in_no_grad = None
     _reinterpreted_from = None  # the tensor a view_as_real / view_as_complex result reads as another dtype
     _tangent = None  # forward AD: the tangent of a dual tensor, within a dual level
     __array_priority__ = 1000

@@ -76,7 +76,7 @@ def make_views(parent: Tensor, layout_fn: Callable, grad_name: str, arguments: S
         kernel = _multi_view_op(grad_name).kernel((("layouts", layouts),))
         dispatch.record(kernel, (parent,), (parent._value(),), views, tuple_output=True)
         for view in views:
-            view._multi_output_view = True
+            view._view_creation = "multi_output"
     return views
 
 
@@ -99,13 +99,14 @@ def _view_of(parent: Tensor, layout: tuple) -> Tensor:
 
 
 def _inherit_view_flags(parent: Tensor, view: Tensor) -> None:
-    view._multi_output_view = parent._multi_output_view
+    view._view_creation = parent._view_creation
     if not grad_mode.STATE.enabled and parent.requires_grad:
         # PyTorch's view of a tensor that requires grad, made under no_grad: it requires grad too (and prints
         # so) but is a leaf whose gradient goes nowhere.
-        view._created_in_no_grad = view._requires_grad = True
+        view._created_in_no_grad = "inference_mode" if grad_mode.STATE.inference else "no_grad"
+        view._requires_grad = True
     elif parent._created_in_no_grad:
-        view._created_in_no_grad = True
+        view._created_in_no_grad = parent._created_in_no_grad
 
 
 def _recording(parent: Tensor) -> bool:
@@ -275,7 +276,7 @@ def int_argument(value, function: str, name: str, position: int) -> int:
     return int(value)
 
 
-def _one_keyword(function: str, args: tuple, name: str, value) -> tuple:
+def one_keyword(function: str, args: tuple, name: str, value) -> tuple:
     """The arguments with a parameter given by keyword instead."""
     if value is None:
         return args
@@ -402,8 +403,8 @@ def _check_dtype_view(t: Tensor, dtype) -> None:
                 raise RuntimeError(f"self.stride({i}) must be divisible by {ratio} {what}, but got {step}")
 
 
-def reshape(t: Tensor, *args, shape=None) -> Tensor:
-    new_shape = infer_size(int_tuple(_one_keyword("reshape", args, "shape", shape), "reshape", "shape"), t.numel())
+def reshape_method(t: Tensor, *args, shape=None) -> Tensor:
+    new_shape = infer_size(int_tuple(one_keyword("reshape", args, "shape", shape), "reshape", "shape"), t.numel())
     if view_strides(tuple(t._shape), t._stride, new_shape) is not None:
         return make_view(t, _view_layout, "ViewBackward0", new_shape)
     from . import functions
@@ -431,7 +432,7 @@ def view_as(t: Tensor, other: Tensor) -> Tensor:
 
 
 def reshape_as(t: Tensor, other: Tensor) -> Tensor:
-    return reshape(t, other.shape)
+    return reshape_method(t, other.shape)
 
 
 def flatten(t: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
@@ -439,13 +440,13 @@ def flatten(t: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
     end_dim = int_argument(end_dim, "flatten", "end_dim", 3)
     start, end = wrap_dim(start_dim, t.ndim), wrap_dim(end_dim, t.ndim)
     if t.ndim == 0:
-        return reshape(t, 1)
+        return reshape_method(t, 1)
     if start > end:
         raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
     if start == end:
         return t
     shape = t._shape
-    return reshape(t, shape[:start] + (math.prod(shape[start:end + 1]),) + shape[end + 1:])
+    return reshape_method(t, shape[:start] + (math.prod(shape[start:end + 1]),) + shape[end + 1:])
 
 
 def unflatten(t: Tensor, dim: int, sizes) -> Tensor:
@@ -464,8 +465,8 @@ def unflatten(t: Tensor, dim: int, sizes) -> Tensor:
     return view(t, t._shape[:dim] + tuple(sizes) + t._shape[dim + 1:])
 
 
-def permute(t: Tensor, *args, dims=None) -> Tensor:
-    dims = int_tuple(_one_keyword("permute", args, "dims", dims), "permute", "dims")
+def permute_method(t: Tensor, *args, dims=None) -> Tensor:
+    dims = int_tuple(one_keyword("permute", args, "dims", dims), "permute", "dims")
     if len(dims) != t.ndim:
         raise RuntimeError(f"permute(sparse_coo): number of dimensions in the tensor input does not match the "
                            f"length of the desired ordering of dimensions i.e. input.dim() = {t.ndim} is not equal "
@@ -507,7 +508,7 @@ _ZERO_DIM_DEPRECATIONS = {
 _warned: set = set()
 
 
-def _warn_once(message: str) -> None:
+def warn_once(message: str) -> None:
     """PyTorch's TORCH_WARN_ONCE: each of these deprecations is shown once per process."""
     if message not in _warned:
         _warned.add(message)
@@ -523,7 +524,7 @@ def T(t: Tensor) -> Tensor:
 def mT(t: Tensor) -> Tensor:
     """Batched matrix transpose; a 0-D tensor is returned itself."""
     if t.ndim == 0:
-        _warn_once(_ZERO_DIM_DEPRECATIONS["mT"])
+        warn_once(_ZERO_DIM_DEPRECATIONS["mT"])
         return t
     if t.ndim < 2:
         raise RuntimeError(f"tensor.mT is only supported on matrices or batches of matrices. Got {t.ndim}-D tensor.")
@@ -533,7 +534,7 @@ def mT(t: Tensor) -> Tensor:
 def H(t: Tensor) -> Tensor:
     """Conjugate transpose of a matrix; PyTorch refuses batches here (they are mH's)."""
     if t.ndim == 0:
-        _warn_once(_ZERO_DIM_DEPRECATIONS["H"])
+        warn_once(_ZERO_DIM_DEPRECATIONS["H"])
         return t.conj()
     if t.ndim != 2:
         hint = " For batches of matrices, consider using tensor.mH" if t.ndim > 2 else ""
@@ -543,7 +544,7 @@ def H(t: Tensor) -> Tensor:
 
 def mH(t: Tensor) -> Tensor:
     if t.ndim == 0:
-        _warn_once(_ZERO_DIM_DEPRECATIONS["mH"])
+        warn_once(_ZERO_DIM_DEPRECATIONS["mH"])
         return t.conj()
     if t.ndim < 2:
         raise RuntimeError(f"tensor.mH is only supported on matrices or batches of matrices. Got {t.ndim}-D tensor.")
@@ -641,7 +642,7 @@ def _type_string(t: Tensor) -> str:
 
 
 def expand(t: Tensor, *args, size=None, implicit: bool = False) -> Tensor:
-    sizes = int_tuple(_one_keyword("expand", args, "size", size), "expand", "size")
+    sizes = int_tuple(one_keyword("expand", args, "size", size), "expand", "size")
     if len(sizes) < t.ndim:
         raise RuntimeError(f"expand({_type_string(t)}{{[{', '.join(map(str, t._shape))}]}}, size=[{', '.join(map(str, sizes))}"
                            f"]): the number of sizes provided ({len(sizes)}) must be greater or equal to the number "
@@ -668,8 +669,30 @@ def expand_as(t: Tensor, other: Tensor) -> Tensor:
     return expand(t, other.shape)
 
 
-def broadcast_to(t: Tensor, shape) -> Tensor:
-    return expand(t, shape)
+def broadcast_to_method(t: Tensor, *args, size=None) -> Tensor:
+    return expand(t, *args, size=size)
+
+
+def sequence_function(method, function: str, name: str):
+    """The torch.* form of a method that takes its sizes as varargs too (`x.reshape(2, 3)`): PyTorch's function
+    takes one sequence, by position or keyword, and refuses more positional arguments."""
+    def run(input: Tensor, *args, **kwargs) -> Tensor:
+        from .factories import size_argument
+
+        if len(args) > 1:
+            raise TypeError(f"{function}() takes 2 positional arguments but {len(args) + 1} were given")
+        if args:
+            size_argument(args, function, position=2, varargs=False, name=name)
+        return method(input, *args, **kwargs)
+
+    run.__name__ = run.__qualname__ = function
+    run.__module__ = method.__module__
+    return run
+
+
+reshape = sequence_function(reshape_method, "reshape", "shape")
+permute = sequence_function(permute_method, "permute", "dims")
+broadcast_to = sequence_function(broadcast_to_method, "broadcast_to", "size")
 
 
 def diagonal(t: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
@@ -737,7 +760,7 @@ def _dims(values: tuple) -> str:
 
 @_taking_numpy_names
 def unbind(t: Tensor, dim: int = 0) -> tuple:
-    dim = wrap_dim_of_dimensioned(dim, t.ndim)
+    dim = wrap_dim_of_dimensioned(wrap_dim(dim, t.ndim), t.ndim)  # a dim out of [-1, 0] is out of range first
     return make_views(t, _select_layout, "UnbindBackward0", [(dim, i) for i in range(t._shape[dim])])
 
 
