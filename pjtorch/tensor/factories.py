@@ -16,6 +16,7 @@ import numpy as np
 from .. import dispatch
 from ..autograd import grad_mode
 from ..ops import shape as shape_ops, strided
+from ..ops.strided import is_dense
 from ..ops.registry import Op, SAVES_NOTHING
 from . import dtypes
 from .device import device as Device, normalize, put, to_jax
@@ -256,16 +257,6 @@ def _copy_of_ndarray(array: np.ndarray, dtype: dtypes.dtype, device: Device, req
     np.lib.stride_tricks.as_strided(flat, array.shape, tuple(s * flat.itemsize for s in strides))[...] = array
     t = Tensor._from_storage(Storage(put(flat, device), device, dtype), array.shape, strides, 0)
     return t.requires_grad_(True) if requires_grad else t
-
-
-def is_dense(shape: tuple, stride: tuple) -> bool:
-    """Whether the elements fill their span exactly once (a permutation of a contiguous layout)."""
-    expected = 1
-    for step, size in sorted((step, size) for size, step in zip(shape, stride) if size != 1):
-        if step != expected:
-            return False
-        expected *= size
-    return True
 
 
 # ----- filled -------------------------------------------------------------------------------------
