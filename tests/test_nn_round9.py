@@ -259,7 +259,7 @@ def test_fuzz_found_grad_fn_names():
     channel_shuffle is its own op."""
     same_output("""
         x = torch.ones(3, 5, 5, 5, requires_grad=True)
-        print(torch.nn.Conv2d(5, 2, 2)(x[0]).grad_fn, torch.nn.Conv1d(5, 2, 2, padding='same')(x[0, 0]).grad_fn)
+        print(torch.nn.Conv2d(5, 2, 2)(x[0]).grad_fn, torch.nn.Conv1d(5, 2, 3, padding='same')(x[0, 0]).grad_fn)
         print(torch.nn.Conv3d(3, 2, 2)(x).grad_fn, torch.nn.Conv3d(3, 2, 2)(x[None]).grad_fn)
         for size in [1, (1, 1, 1), (1, 1, 2)]:
             print(torch.nn.functional.adaptive_avg_pool3d(x, size).grad_fn)
