@@ -187,8 +187,6 @@ def apply(op: Op, inputs: Sequence, static: tuple = ()):
                     array = storage.lazy_array
                     deferred_inputs = True
                 arrays.append(array)
-            elif op.elementwise and x._stride != strided.contiguous_strides(x._shape):
-                return _elementwise_layout(inputs, _apply_general(op, inputs, static))
             else:
                 arrays.append(x)  # read below, once it is known whether the call is recorded
                 views = True
@@ -202,7 +200,11 @@ def apply(op: Op, inputs: Sequence, static: tuple = ()):
             scalars = True
     decision = _DECIDED.get(tuple(signature))
     if decision is None or device is None:
+        if views and op.elementwise:
+            return _elementwise_layout(inputs, _apply_general(op, inputs, static, signature))
         return _apply_general(op, inputs, static, signature)
+    if views and op.elementwise and _laid_out_otherwise(inputs, decision):
+        return _elementwise_layout(inputs, _apply_general(op, inputs, static))
     if scalars:
         _put_scalars_on_device(inputs, arrays, decision.cast, device)
     recording = wants_grad and grad_mode.STATE.enabled
@@ -234,12 +236,18 @@ def _read_views(inputs: Sequence, arrays: list, lazily: bool, unrecorded: bool, 
     fused backward computes them inside its own single call."""
     for i, x in enumerate(inputs):
         if isinstance(x, Tensor) and not x._whole:
-            read = None
-            if lazily:
-                offset = scalar_array(x._offset, np.int64, device)
-                read = deferred.defer(strided.read_kernel(x._shape, x._stride), (x._storage.lazy_array, offset),
-                                      x._shape, x._storage.dtype.jax, unrecorded)
-            arrays[i] = x._value() if read is None else read
+            arrays[i] = lazy_value(x, unrecorded) if lazily else x._value()
+
+
+def lazy_value(t: Tensor, unrecorded: bool = False):
+    """`t`'s value as it is held, left pending where it is (a view's read deferred too): what a recorded call
+    passes on, so that recording it computes nothing."""
+    if t._whole:
+        return t._storage.lazy_array
+    offset = scalar_array(t._offset, np.int64, t._storage.device)
+    read = deferred.defer(strided.read_kernel(t._shape, t._stride), (t._storage.lazy_array, offset), t._shape,
+                          t._storage.dtype.jax, unrecorded)
+    return t._value() if read is None else read
 
 
 def _put_scalars_on_device(inputs: Sequence, arrays: list, cast, device) -> None:
@@ -321,11 +329,25 @@ def _apply_general(op: Op, inputs: Sequence, static: tuple, signature: list | No
 def _elementwise_layout(inputs: Sequence, output: Tensor) -> Tensor:
     """An elementwise result laid out as PyTorch lays it out for these operands (`x.t().exp()` keeps x.t()'s
     strides)."""
-    shape = tuple(output._shape)
-    operands = tuple((tuple(x._shape), x._stride) if isinstance(x, Tensor) else ((), ()) for x in inputs
-                     if x is not None)  # a number is PyTorch's 0-dim wrapped tensor
-    stride = strided.elementwise_strides(shape, operands)
+    stride = _elementwise_strides(tuple(output._shape), _operand_layouts(inputs))
     return output if stride == output._stride else laid_out(output, stride)
+
+
+def _operand_layouts(inputs: Sequence) -> tuple:
+    return tuple((tuple(x._shape), x._stride) if isinstance(x, Tensor) else ((), ()) for x in inputs
+                 if x is not None)  # a number is PyTorch's 0-dim wrapped tensor
+
+
+_elementwise_strides = functools.lru_cache(maxsize=4096)(strided.elementwise_strides)
+
+
+def _laid_out_otherwise(inputs: Sequence, decision: Decision) -> bool:
+    """Whether PyTorch lays out this elementwise result other than contiguously (operands that are views, such as
+    `x.t()`, decide): such a result takes the general path, which re-stores it; any other is deferred as usual."""
+    if decision.dtype is None:
+        return True
+    shape, stride = decision.layout
+    return _elementwise_strides(shape, _operand_layouts(inputs)) != stride
 
 
 def laid_out(t: Tensor, stride: tuple) -> Tensor:

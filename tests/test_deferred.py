@@ -301,6 +301,31 @@ def test_views_read_by_a_recorded_op_are_read_inside_the_deferred_program():
     assert x.grad.tolist() == [[1.0, 1.0, 1.0, 0.0], [0.0, 1.0, 1.0, 1.0], [0.0, 1.0, 2.0, 0.0]]
 
 
+@pytest.mark.parametrize("make_view", [
+    lambda y: y.view(-1), lambda y: y.t()[1:].sum(0), lambda y: y.reshape(4, 3).unsqueeze(0), lambda y: y[:, ::2],
+    lambda y: y.unbind(1)[2], lambda y: y.split(2)[1], lambda y: y.flatten().narrow(0, 2, 5).expand(2, 5),
+])
+def test_a_view_of_a_pending_recorded_value_leaves_it_pending(make_view):
+    """Taking a view (a model's `x.view(x.size(0), -1)`) must not compute the forward so far op by op: the view
+    reads nothing of its base for backward, so the whole chain stays for the fused backward."""
+    def step(lib, x):
+        y = (x * 2).sin()
+        out = make_view(y) * 3
+        return y, out
+
+    x = pt.tensor(np.arange(12.0, dtype=np.float32).reshape(3, 4) / 7, requires_grad=True)
+    for _ in range(2):
+        step(pt, x)
+    y, out = step(pt, x)
+    assert _pending(y) and _pending(out)
+    out.sum().backward()
+    tx = torch.tensor(x.detach().numpy(), requires_grad=True)
+    ty, tout = step(torch, tx)
+    tout.sum().backward()
+    np.testing.assert_allclose(out.detach().numpy(), tout.detach().numpy(), rtol=1e-6)
+    np.testing.assert_allclose(x.grad.numpy(), tx.grad.numpy(), rtol=1e-6)
+
+
 def test_cuda_synchronize_computes_the_values_deferred_under_no_grad(monkeypatch):
     """Code timed between two synchronize() calls must be timed whole (the GPU is faked by the CPU device)."""
     monkeypatch.setattr(pt.cuda, "_gpu", lambda device=None: pt.tensor(0.0)._value().devices().pop())

@@ -11,10 +11,13 @@ class Size(tuple):
     __module__ = "torch"  # printed as PyTorch prints it: <class 'torch.Size'>
 
     def __new__(cls, sizes=()):
+        if type(sizes) is Size and cls is Size:  # immutable: the very object serves (every op's shape passes here)
+            return sizes
         sizes = tuple(sizes)
-        if all(type(s) is int for s in sizes):
-            return tuple.__new__(cls, sizes)
-        return tuple.__new__(cls, [_size_item(position, s) for position, s in enumerate(sizes)])
+        for s in sizes:
+            if type(s) is not int:
+                return tuple.__new__(cls, [_size_item(position, s) for position, s in enumerate(sizes)])
+        return tuple.__new__(cls, sizes)
 
     def __repr__(self) -> str:
         return f"torch.Size([{', '.join(str(d) for d in self)}])"
@@ -26,7 +29,7 @@ class Size(tuple):
 
     def __getitem__(self, item):
         found = tuple.__getitem__(self, item)
-        return Size(found) if isinstance(item, slice) else found
+        return tuple.__new__(Size, found) if isinstance(item, slice) else found
 
     def __add__(self, other):
         """Only tuples concatenate, from either side, and the result stays a Size, as in PyTorch."""

@@ -11,6 +11,7 @@ import math
 import warnings
 from typing import Callable, Sequence
 
+import jax
 import jax.numpy as jnp
 import numpy as np
 
@@ -58,12 +59,33 @@ def make_view(parent: Tensor, layout_fn: Callable, grad_name: str, *args) -> Ten
     """A tensor sharing `parent`'s storage through `layout_fn`, recorded for autograd."""
     view = _laid_view(parent, layout_fn, args)
     if _recording(parent):
-        relative_shape, relative_stride, relative_offset = layout_fn(
-            parent._shape, strided.contiguous_strides(parent._shape), 0, *args)
-        kernel = _view_op(grad_name).kernel((("shape", tuple(relative_shape)), ("stride", tuple(relative_stride))))
+        kernel, relative_offset, decision = _view_record(parent, layout_fn, grad_name, args)
         offset_array = dispatch.scalar_array(relative_offset, np.int64, parent.device)
-        dispatch.record(kernel, (parent, relative_offset), (parent._value(), offset_array), (view,))
+        dispatch.record(kernel, (parent, relative_offset), (dispatch.lazy_value(parent), offset_array), (view,),
+                        decision=decision)
     return view
+
+
+_VIEW_RECORDS: dict = {}
+_VIEW_RECORDS_LIMIT = 4096
+
+
+def _view_record(parent: Tensor, layout_fn: Callable, grad_name: str, args: tuple) -> tuple:
+    """(kernel, offset within the parent, dispatch's Decision) for recording a view: the view as a function of its
+    parent's value. Cached, as a model takes the same views of the same shapes every step."""
+    key = (layout_fn, grad_name, parent._shape, parent._storage.dtype, args)
+    try:
+        found = _VIEW_RECORDS.get(key)
+    except TypeError:  # a list among the arguments
+        found, key = None, None
+    if found is None:
+        shape, stride, offset = layout_fn(parent._shape, strided.contiguous_strides(parent._shape), 0, *args)
+        kernel = _view_op(grad_name).kernel((("shape", tuple(shape)), ("stride", tuple(stride))))
+        result = jax.ShapeDtypeStruct(shape, parent._storage.dtype.jax)
+        found = (kernel, offset, dispatch.Decision(kernel, None, result))
+        if key is not None and len(_VIEW_RECORDS) < _VIEW_RECORDS_LIMIT:
+            _VIEW_RECORDS[key] = found
+    return found
 
 
 def make_views(parent: Tensor, layout_fn: Callable, grad_name: str, arguments: Sequence[tuple]) -> tuple:
@@ -74,7 +96,7 @@ def make_views(parent: Tensor, layout_fn: Callable, grad_name: str, arguments: S
         contiguous = strided.contiguous_strides(parent._shape)
         layouts = tuple(layout_fn(parent._shape, contiguous, 0, *args) for args in arguments)
         kernel = _multi_view_op(grad_name).kernel((("layouts", layouts),))
-        dispatch.record(kernel, (parent,), (parent._value(),), views, tuple_output=True)
+        dispatch.record(kernel, (parent,), (dispatch.lazy_value(parent),), views, tuple_output=True)
         for view in views:
             view._view_creation = "multi_output"
     return views
@@ -130,24 +152,28 @@ def _multi_view_op(grad_name: str) -> Op:
 def infer_size(shape: Sequence[int], numel: int) -> tuple:
     """Resolves one -1 and checks the element count, with PyTorch's messages."""
     shape = tuple(int(s) for s in shape)
-    text = f"[{', '.join(map(str, shape))}]"
     unknown = [i for i, s in enumerate(shape) if s == -1]
     if len(unknown) > 1:
         raise RuntimeError("only one dimension can be inferred")
     for i, s in enumerate(shape):
         if s < -1:
-            raise RuntimeError(f"invalid shape dimension {s} at index {i} of shape {text}")
+            raise RuntimeError(f"invalid shape dimension {s} at index {i} of shape {_bracketed(shape)}")
     known = math.prod(s for s in shape if s != -1)
     if unknown:
         if known == 0 and numel == 0:
-            raise RuntimeError(f"cannot reshape tensor of 0 elements into shape {text} because the unspecified "
-                               "dimension size -1 can be any value and is ambiguous")
+            raise RuntimeError(f"cannot reshape tensor of 0 elements into shape {_bracketed(shape)} because the "
+                               "unspecified dimension size -1 can be any value and is ambiguous")
         if known == 0 or numel % known:
-            raise RuntimeError(f"shape '{text}' is invalid for input of size {numel}")
+            raise RuntimeError(f"shape '{_bracketed(shape)}' is invalid for input of size {numel}")
         shape = shape[:unknown[0]] + (numel // known,) + shape[unknown[0] + 1:]
     elif known != numel:
-        raise RuntimeError(f"shape '[{', '.join(map(str, shape))}]' is invalid for input of size {numel}")
+        raise RuntimeError(f"shape '{_bracketed(shape)}' is invalid for input of size {numel}")
     return shape
+
+
+def _bracketed(shape: tuple) -> str:
+    """A shape as PyTorch's messages print it: [2, 3]."""
+    return f"[{', '.join(map(str, shape))}]"
 
 
 def view_strides(old_shape: tuple, old_stride: tuple, new_shape: tuple):
@@ -259,16 +285,25 @@ def shape_args(args) -> tuple:
 def int_tuple(args: tuple, function: str, name: str) -> tuple:
     """A `tuple of ints` parameter as PyTorch's parser takes it, as ints or as one sequence, with its errors (the
     position counted as a function's: a method's wrapper restates it as its own)."""
-    from .factories import size_argument
-
     if not args:
         raise TypeError(f'{function}() missing 1 required positional arguments: "{name}"')
-    return size_argument(args, function, position=2, name=name)
+    items = args[0] if len(args) == 1 and type(args[0]) in _PLAIN_SEQUENCES else args
+    for item in items:  # the common case, plain ints, needs no parsing
+        if type(item) is not int:
+            from .factories import size_argument
+
+            return size_argument(args, function, position=2, name=name)
+    return tuple(items)
+
+
+_PLAIN_SEQUENCES = (tuple, list, Size)
 
 
 def int_argument(value, function: str, name: str, position: int) -> int:
     """An `int` parameter as PyTorch's parser takes it (not a bool, a float or None), its position counted as a
     function's."""
+    if type(value) is int:
+        return value
     from .factories import arg_type_name, is_int_argument
 
     if not is_int_argument(value):
@@ -290,6 +325,8 @@ _VIEW_SIGNATURES = ("torch.dtype dtype", "tuple of ints size")
 
 def view(t: Tensor, *args, **kwargs) -> Tensor:
     """`view(dtype)` or `view(*size)`, PyTorch's two overloads, told apart (and refused) as its parser does."""
+    if args and not kwargs and (type(args[0]) is int or type(args[0]) in _PLAIN_SEQUENCES):  # sizes: no parsing
+        return make_view(t, _view_layout, "ViewBackward0", infer_size(int_tuple(args, "view", "size"), t.numel()))
     from .factories import arg_type_name, invalid_arguments, is_int_argument
 
     if len(kwargs) == 1 and not args and next(iter(kwargs)) in ("size", "dtype"):
