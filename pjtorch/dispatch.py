@@ -203,8 +203,7 @@ def apply(op: Op, inputs: Sequence, static: tuple = ()):
         if views and op.elementwise:
             return _elementwise_layout(inputs, _apply_general(op, inputs, static, signature))
         return _apply_general(op, inputs, static, signature)
-    if views and op.elementwise and _laid_out_otherwise(inputs, decision):
-        return _elementwise_layout(inputs, _apply_general(op, inputs, static))
+    restride = views and op.elementwise and _laid_out_otherwise(inputs, decision)
     if scalars:
         _put_scalars_on_device(inputs, arrays, decision.cast, device)
     recording = wants_grad and grad_mode.STATE.enabled
@@ -214,17 +213,20 @@ def apply(op: Op, inputs: Sequence, static: tuple = ()):
         _read_views(inputs, arrays, lazily, unrecorded, device)
     if lazily:
         if recording:
-            return _apply_deferred(decision, inputs, arrays, device)
-        if decision.dtype is None:
+            output = _apply_deferred(decision, inputs, arrays, device)
+        elif decision.dtype is None:
             return _apply_unrecorded_outputs(decision, arrays, device)
-        return _apply_unrecorded(decision, arrays, device)
-    if deferred_inputs:  # read through the storage, which keeps the computed value
-        arrays = [x._storage.array if isinstance(x, Tensor) and x._whole else a for x, a in zip(inputs, arrays)]
-    result = decision.kernel.jit(*arrays)
-    if decision.dtype is None:
-        return _finish(decision, inputs, arrays, result, device, recording)
-    shape, stride = decision.layout
-    return Tensor._wrap_layout(result, device, decision.dtype, shape, stride)
+        else:
+            output = _apply_unrecorded(decision, arrays, device)
+    else:
+        if deferred_inputs:  # read through the storage, which keeps the computed value
+            arrays = [x._storage.array if isinstance(x, Tensor) and x._whole else a for x, a in zip(inputs, arrays)]
+        result = decision.kernel.jit(*arrays)
+        if decision.dtype is None:
+            return _finish(decision, inputs, arrays, result, device, recording)
+        shape, stride = decision.layout
+        output = Tensor._wrap_layout(result, device, decision.dtype, shape, stride)
+    return _elementwise_layout(inputs, output) if restride else output
 
 
 _DEFAULT_DTYPE = dtypes._default
@@ -342,21 +344,31 @@ _elementwise_strides = functools.lru_cache(maxsize=4096)(strided.elementwise_str
 
 
 def _laid_out_otherwise(inputs: Sequence, decision: Decision) -> bool:
-    """Whether PyTorch lays out this elementwise result other than contiguously (operands that are views, such as
-    `x.t()`, decide): such a result takes the general path, which re-stores it; any other is deferred as usual."""
+    """Whether PyTorch lays out this (single) elementwise result other than contiguously: operands that are views,
+    such as `x.t()`, decide."""
     if decision.dtype is None:
-        return True
+        return False
     shape, stride = decision.layout
     return _elementwise_strides(shape, _operand_layouts(inputs)) != stride
 
 
 def laid_out(t: Tensor, stride: tuple) -> Tensor:
     """`t`, a fresh contiguous result, re-stored with dense `stride`: its storage holds the values in stride order,
-    so its layout (and that of `.numpy()`) is PyTorch's. Reading it back costs a transpose."""
+    so its layout (and that of `.numpy()`) is PyTorch's. Reading it back costs a transpose; a pending `t` leaves
+    the reordering pending too."""
     order = sorted(range(len(t._shape)), key=lambda d: -stride[d])
-    reorder = strided.compiled_read(tuple(t._shape[d] for d in order), tuple(t._stride[d] for d in order))
-    out = Tensor._from_storage(Storage(reorder(t._value(), 0), t._storage.device, t._storage.dtype), t._shape,
-                               stride, 0)
+    reorder = strided.read_kernel(tuple(t._shape[d] for d in order), tuple(t._stride[d] for d in order))
+    storage = t._storage
+    value = storage.lazy_array
+    buffer = None
+    if deferred.pending(value):
+        unrecorded = value.unrecorded
+        buffer = deferred.defer(reorder, (value, scalar_array(0, np.int64, storage.device)), reorder.shape,
+                                storage.dtype.jax, unrecorded)
+    out = Tensor._from_storage(Storage(reorder.jit(t._value(), 0) if buffer is None else buffer, storage.device,
+                                       storage.dtype), t._shape, stride, 0)
+    if buffer is not None:
+        _holding(out, buffer, unrecorded)
     out._grad_fn, out._output_nr = t._grad_fn, t._output_nr
     return out
 

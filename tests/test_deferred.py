@@ -302,12 +302,13 @@ def test_views_read_by_a_recorded_op_are_read_inside_the_deferred_program():
 
 
 @pytest.mark.parametrize("make_view", [
-    lambda y: y.view(-1), lambda y: y.t()[1:].sum(0), lambda y: y.reshape(4, 3).unsqueeze(0), lambda y: y[:, ::2],
+    lambda y: y.view(-1), lambda y: y.t()[1:], lambda y: y.t()[1:].sum(0), lambda y: y.permute(1, 0).exp(), lambda y: y.reshape(4, 3).unsqueeze(0), lambda y: y[:, ::2],
     lambda y: y.unbind(1)[2], lambda y: y.split(2)[1], lambda y: y.flatten().narrow(0, 2, 5).expand(2, 5),
 ])
 def test_a_view_of_a_pending_recorded_value_leaves_it_pending(make_view):
     """Taking a view (a model's `x.view(x.size(0), -1)`) must not compute the forward so far op by op: the view
-    reads nothing of its base for backward, so the whole chain stays for the fused backward."""
+    reads nothing of its base for backward, so the whole chain stays for the fused backward; an elementwise result
+    laid out as a transposed operand (PyTorch's strides, checked) stays pending too."""
     def step(lib, x):
         y = (x * 2).sin()
         out = make_view(y) * 3
@@ -322,8 +323,23 @@ def test_a_view_of_a_pending_recorded_value_leaves_it_pending(make_view):
     tx = torch.tensor(x.detach().numpy(), requires_grad=True)
     ty, tout = step(torch, tx)
     tout.sum().backward()
+    assert out.stride() == tout.stride()
     np.testing.assert_allclose(out.detach().numpy(), tout.detach().numpy(), rtol=1e-6)
     np.testing.assert_allclose(x.grad.numpy(), tx.grad.numpy(), rtol=1e-6)
+
+
+def test_a_transposed_elementwise_result_under_no_grad_is_deferred_with_pytorchs_layout():
+    x = pt.tensor(np.arange(6.0, dtype=np.float32).reshape(2, 3))
+    with pt.no_grad():
+        for _ in range(2):
+            x.t() * 2 + 1
+        y = x.t() * 2
+        z = y + 1
+        assert _pending(y) and _pending(z)
+    expected = torch.tensor(x.numpy()).t() * 2
+    assert (y.stride(), z.stride()) == (expected.stride(), (expected + 1).stride())
+    np.testing.assert_array_equal(z.numpy(), (expected + 1).numpy())
+    np.testing.assert_array_equal(y.numpy(), expected.numpy())
 
 
 def test_cuda_synchronize_computes_the_values_deferred_under_no_grad(monkeypatch):

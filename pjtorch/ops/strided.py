@@ -178,9 +178,10 @@ class ViewRead:
     """A view's read as a kernel a deferred value can hold (`fn` to trace into a larger program, `jit` to run
     alone): `(storage array, offset) -> view values`."""
 
-    __slots__ = ("fn", "jit")
+    __slots__ = ("fn", "jit", "shape")
 
     def __init__(self, shape: tuple, stride: tuple) -> None:
+        self.shape = shape
         self.fn = functools.partial(read, shape=shape, stride=stride)
         self.jit = compiled_read(shape, stride)
 
