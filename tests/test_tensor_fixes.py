@@ -283,3 +283,11 @@ def test_small_fixes_from_round_9_reports():
         return repr(big), x.grad.tolist(), names
 
     assert program(pt) == program(torch)
+
+
+@pytest.mark.parametrize("dtype", ["long", "int32", "uint8", "bool"])
+@pytest.mark.parametrize("fill", [lambda t: t.uniform_(), lambda t: t.normal_(),
+                                  lambda t: t.uniform_(-1, 1), lambda t: t.normal_(2.0, 0.5)])
+def test_uniform_and_normal_sampling_refuse_integer_tensors(dtype, fill):
+    """PyTorch's CPU kernels name themselves in the error (check_uniform_bounds, normal_kernel_cpu)."""
+    same(lambda m: fill(m.empty(3, dtype=getattr(m, dtype))))

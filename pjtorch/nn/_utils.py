@@ -33,3 +33,11 @@ def legacy_reduction(size_average, reduce, reduction: str) -> str:
     warnings.warn(f"size_average and reduce args will be deprecated, please use reduction='{result}' instead.",
                   stacklevel=3)
     return result
+
+
+def size_at(tensor, dim: int) -> int:
+    """tensor.size(dim) for a non-negative dim, with PyTorch's error for one past the tensor's dims."""
+    if dim >= tensor.ndim:
+        span = max(tensor.ndim, 1)
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-span}, {span - 1}], but got {dim})")
+    return tensor.shape[dim]

@@ -167,13 +167,13 @@ def kaiming_normal_(tensor: Tensor, a: float = 0, mode: str = "fan_in", nonlinea
 
 
 def reset_weight_and_bias_(weight: Tensor, bias: Tensor | None) -> None:
-    """PyTorch's default for Linear and Conv layers: kaiming_uniform_(a=sqrt(5)) and bias ~ U(+-1/sqrt(fan_in))."""
+    """PyTorch's default for Linear and Conv layers: kaiming_uniform_(a=sqrt(5)) and bias ~ U(+-1/sqrt(fan_in)),
+    drawn as U(0, 0) (still a draw from the generator) where the weight has no inputs."""
     kaiming_uniform_(weight, a=math.sqrt(5))
     if bias is not None:
         fan_in, _ = _calculate_fan_in_and_fan_out(weight)
-        if fan_in != 0:
-            bound = 1 / math.sqrt(fan_in)
-            uniform_(bias, -bound, bound)
+        bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
+        uniform_(bias, -bound, bound)
 
 
 def orthogonal_(tensor: Tensor, gain: float = 1, generator=None) -> Tensor:

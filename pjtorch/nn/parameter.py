@@ -17,6 +17,8 @@ class Parameter(Tensor):
     def __new__(cls, data: Tensor | None = None, requires_grad: bool = True) -> "Parameter":
         if data is None:
             data = factories.empty(0)
+        if requires_grad and not (data.is_floating_point() or data.is_complex()):
+            raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
         param = object.__new__(cls)
         param.__dict__.update(data.detach().__dict__)
         param.requires_grad_(requires_grad)

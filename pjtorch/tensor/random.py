@@ -356,6 +356,13 @@ def multinomial(input: Tensor, num_samples: int, replacement: bool = False, *, g
     return ratios.topk(num_samples, -1).indices
 
 
+# The CPU kernels of in-place sampling that take floating tensors only, as PyTorch's dtype errors name them.
+_FLOATING_KERNELS = {"uniform": "check_uniform_bounds", "normal": "normal_kernel_cpu"}
+
+
 def fill_random_(t: Tensor, kind: str, params: tuple, generator=None) -> Tensor:
     """In-place sampling (`uniform_`, `normal_`, ...): draws a fresh tensor and copies it in."""
+    kernel = _FLOATING_KERNELS.get(kind)
+    if kernel is not None and t.dtype.category < dtypes.FLOATING:
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{dtypes.LEGACY_NAMES[t.dtype][:-6]}'")
     return t.copy_(sample(kind, tuple(t.shape), t.dtype, t.device, generator, params))

@@ -87,6 +87,8 @@ def selu(input: Tensor, inplace: bool = False) -> Tensor:
 
 
 def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
+    if alpha == 0:
+        raise RuntimeError("ZeroDivisionError: alpha cannot be 0 for CELU")
     return _apply("celu", input, inplace, alpha=alpha)
 
 

@@ -103,6 +103,10 @@ def canonical_masks(padding: Tensor | None, padding_name: str, mask: Tensor | No
 def _in_projection(query, key, value, in_proj_weight, in_proj_bias, separate: tuple | None):
     """q, k, v projections from the packed (3E, E) weight, or from three separate weights."""
     if separate is not None:
+        sizes = (query.shape[-1], key.shape[-1], value.shape[-1])
+        for name, weight, size in zip(("query", "key", "value"), separate, sizes):
+            if tuple(weight.shape) != (sizes[0], size):
+                raise AssertionError(f"expecting {name} weights shape of {(sizes[0], size)}, but got {weight.shape}")
         biases = (None,) * 3 if in_proj_bias is None else in_proj_bias.chunk(3)
         return tuple(linear(x, w, b) for x, w, b in zip((query, key, value), separate, biases))
     if query is key and key is value:

@@ -15,7 +15,7 @@ from ...ops import extra as extra_ops
 from ...ops import nn as nn_ops
 from ...tensor import dtypes
 from ...tensor.tensor import Tensor
-from .._utils import ntuple, static
+from .._utils import ntuple, scalar_name, size_at, static
 from . import antialias as antialias_ops
 from .loss import _REDUCTIONS, _reduction
 from .conv import check_weight_dtype
@@ -34,6 +34,17 @@ def _reduce(loss: Tensor, reduction: str) -> Tensor:
 # ----- interpolate ------------------------------------------------------------------------------------
 
 _MODES = ("nearest", "linear", "bilinear", "bicubic", "trilinear", "lanczos", "area", "nearest-exact")
+
+
+def _check_upsample_sizes(inputs: tuple, outputs: tuple) -> None:
+    """The upsampling kernels' check: every input and output size positive, printed as PyTorch prints them."""
+    if min(inputs + outputs) > 0:
+        return
+    labels = "DHW"[-len(inputs):]
+    described = [", ".join(f"{label}: {size}" for label, size in zip(labels, sizes)) for sizes in (inputs, outputs)]
+    joiner = " and " if len(inputs) == 1 else " "
+    raise RuntimeError(f"Input and output sizes should be greater than 0, but got input ({described[0]}){joiner}"
+                       f"output ({described[1]})")
 
 
 def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "nearest", align_corners=None,
@@ -78,6 +89,8 @@ def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "neares
     if antialias and input.dtype not in (dtypes.float32, dtypes.float64):
         raise NotImplementedError("\"compute_index_ranges_weights\" not implemented for "
                                   f"'{dtypes.LEGACY_NAMES[input.dtype][:-6]}'")
+    if mode != "area" and spatial in (1, 2, 3):
+        _check_upsample_sizes(tuple(input.shape[2:]), sizes)
     if mode in ("nearest", "nearest-exact", "linear", "bilinear", "trilinear") and \
             input.dtype.category != dtypes.FLOATING:
         kind = "nearest" if mode.startswith("nearest") else "linear"
@@ -265,18 +278,54 @@ def conv_transpose3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, 
 
 # ----- unfold / fold ----------------------------------------------------------------------------------
 
+_WINDOW_CHECKS = {  # what im2col/col2im check, by name: (message prefix, field name, least allowed value)
+    "kernel": ("kernel size should be greater than zero", "kernel", 1),
+    "dilation": ("dilation should be greater than zero", "dilation", 1),
+    "padding": ("padding should be non-negative", "pad", 0),
+    "stride": ("stride should be greater than zero", "stride", 1),
+}
+
+
+def _check_window(values: dict, order: tuple) -> None:
+    for name in order:
+        message, field, least = _WINDOW_CHECKS[name]
+        height, width = values[name]
+        if height < least or width < least:
+            raise RuntimeError(f"{message}, but got {field}_height: {height} {field}_width: {width}")
+
+
+def _check_im2col_dtype(input: Tensor, kernel: str) -> None:
+    """im2col and col2im run on bool, floating and complex tensors only."""
+    if input.dtype.category == dtypes.INTEGER:
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{scalar_name(input.dtype)}'")
+
+
 def unfold(input: Tensor, kernel_size, dilation=1, padding=0, stride=1) -> Tensor:
-    if input.ndim not in (3, 4):
-        raise NotImplementedError(f"Input Error: Only 3D or 4D input Tensors are supported (got {input.ndim}D)")
+    """PyTorch's im2col checks, in its order: the window, the input's dims, the block count, the dtype."""
     k, d, p, s = (ntuple(2, v) for v in (kernel_size, dilation, padding, stride))
+    _check_window(dict(kernel=k, dilation=d, padding=p, stride=s), ("kernel", "dilation", "padding", "stride"))
+    valid = size_at(input, 1) != 0 and size_at(input, 2) != 0
+    if not ((input.ndim == 3 and input.shape[0] and valid) or (input.ndim == 4 and valid and input.shape[3])):
+        raise RuntimeError("Expected 3D or 4D (batch mode) tensor with possibly 0 batch size and other non-zero "
+                           f"dimensions for input, but got: {list(input.shape)}")
+    spatial = input.shape[-2:]
+    blocks = [(spatial[i] + 2 * p[i] - d[i] * (k[i] - 1) - 1) // s[i] + 1 for i in range(2)]
+    if min(blocks) < 1:
+        raise RuntimeError(f"Given input with spatial size ({spatial[0]}, {spatial[1]}), kernel_size=({k[0]}, "
+                           f"{k[1]}), dilation=({d[0]}, {d[1]}), padding=({p[0]}, {p[1]}), calculated shape of the "
+                           f"array of sliding blocks as ({blocks[0]}, {blocks[1]}), but its components must be at "
+                           "least one.")
+    _check_im2col_dtype(input, "im2col_out_cpu")
     return dispatch.apply(extra_ops.IM2COL, (input,), static(kernel_size=k, dilation=d, padding=p, stride=s))
 
 
 def fold(input: Tensor, output_size, kernel_size, dilation=1, padding=0, stride=1) -> Tensor:
-    if input.ndim not in (2, 3):
-        raise NotImplementedError(f"Input Error: Only unbatched (2D) or batched (3D) input Tensors are supported "
-                                  f"(got {input.ndim}D)")
+    """PyTorch's col2im checks, in its order: the window, the input's dims, the channels, the blocks, the dtype."""
     o, k, d, p, s = (ntuple(2, v) for v in (output_size, kernel_size, dilation, padding, stride))
+    _check_window(dict(kernel=k, dilation=d, padding=p, stride=s), ("kernel", "stride", "dilation", "padding"))
+    if not ((input.ndim == 2 and all(input.shape)) or (input.ndim == 3 and all(input.shape[1:]))):
+        raise RuntimeError("Expected 2D or 3D (batch mode) tensor for input with possibly 0 batch size and non-zero "
+                           f"dimensions for input, but got: {list(input.shape)}")
     channels = input.shape[-2]
     if channels % (k[0] * k[1]):
         raise RuntimeError(f"Expected size of input's dimension 1 to be divisible by the product of kernel_size, but "
@@ -287,8 +336,11 @@ def fold(input: Tensor, output_size, kernel_size, dilation=1, padding=0, stride=
                            f"{d[1]}), padding=({p[0]}, {p[1]}), stride=({s[0]}, {s[1]}), expected size of input's "
                            f"dimension 2 to match the calculated number of sliding blocks {blocks[0]} * {blocks[1]} = "
                            f"{blocks[0] * blocks[1]}, but got input.size(2)={input.shape[-1]}.")
-    return dispatch.apply(extra_ops.COL2IM, (input,),
-                          static(output_size=o, kernel_size=k, dilation=d, padding=p, stride=s))
+    _check_im2col_dtype(input, "col2im_out_cpu")
+    options = static(output_size=o, kernel_size=k, dilation=d, padding=p, stride=s)
+    if input.dtype is dtypes.bool:  # overlapping bools add up as a logical or
+        return dispatch.apply(extra_ops.COL2IM, (input.to(dtypes.int32),), options) != 0
+    return dispatch.apply(extra_ops.COL2IM, (input,), options)
 
 
 # ----- adaptive max pooling ---------------------------------------------------------------------------
@@ -349,18 +401,34 @@ def margin_ranking_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: 
 
 def hinge_embedding_loss(input: Tensor, target: Tensor, margin: float = 1.0, size_average=None, reduce=None,
                          reduction: str = "mean") -> Tensor:
+    """PyTorch fills the margin into a tensor of the input's dtype (an integral input truncates it; a bool input
+    then fails the subtraction) and keeps that dtype."""
     from ...tensor import functions
-    from ...tensor.factories import zeros_like
+    from ...tensor.factories import full_like, zeros_like
     reduction = _reduction(size_average, reduce, reduction)
     zeros = zeros_like(input)
-    margin_clamp = (margin - input).clamp_min_(0)
+    margin_clamp = (full_like(input, margin) - input).clamp_min_(0)
     output_margin = functions.where(target != 1, margin_clamp, zeros)
     output_self = functions.where(target != -1, input, zeros)
     return _reduce(output_margin + output_self, reduction)
 
 
+def _check_soft_margin_dtypes(input: Tensor, target: Tensor) -> None:
+    """PyTorch negates the input and writes log1p(exp(-target * input)) into a tensor of the input's dtype."""
+    if input.dtype is dtypes.bool:
+        raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If you are trying to "
+                           "invert a mask, use the `~` or `logical_not()` operator instead.")
+    result = dtypes.promote_types(input.dtype, target.dtype)
+    if result.category < dtypes.FLOATING:
+        result = dtypes.get_default_dtype()
+    if not dtypes.can_cast(result, input.dtype):
+        raise RuntimeError(f"result type {scalar_name(result)} can't be cast to the desired output type "
+                           f"{scalar_name(input.dtype)}")
+
+
 def soft_margin_loss(input: Tensor, target: Tensor, size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
     reduction = _reduction(size_average, reduce, reduction)
+    _check_soft_margin_dtypes(input, target)
     if target.requires_grad and grad_mode.STATE.enabled:
         raise RuntimeError("The function 'soft_margin_loss' is not differentiable with respect to argument 'target'. "
                            "This input cannot have requires_grad True.")

@@ -33,11 +33,37 @@ def _warn_if_broadcast(input: Tensor, target: Tensor) -> None:
         broadcast_shapes(tuple(input.shape), tuple(target.shape))
 
 
+def _result_dtype(input: Tensor, target: Tensor):
+    return dtypes.promote_types(input.dtype, target.dtype)
+
+
+def _check_floating_kernel(kernel: str, input: Tensor, target: Tensor) -> None:
+    """PyTorch's real-floating-only loss kernels refuse integral, bool and complex operands by their result type."""
+    result = _result_dtype(input, target)
+    if result.category != dtypes.FLOATING:
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{scalar_name(result)}'")
+
+
+def _check_l1_operands(input: Tensor, target: Tensor, reduction: str) -> None:
+    """l1_loss is PyTorch's composite (input - target).abs() then the reduction: bool operands fail the
+    subtraction, an integral difference fails mean()."""
+    functions._check_subtraction(input, target)
+    result = _result_dtype(input, target)
+    if reduction == "mean" and result.category < dtypes.FLOATING:
+        raise RuntimeError("mean(): could not infer output dtype. Input dtype must be either a floating point or "
+                           f"complex dtype. Got: {scalar_name(result)}")
+
+
+def _l1(input: Tensor, target: Tensor, reduction: str) -> Tensor:
+    _check_l1_operands(input, target, reduction)
+    input, target = cast_inputs("l1_loss", input, target)
+    return dispatch.apply(nn_ops.L1_LOSS[reduction], (input, target), static(reduction=reduction))
+
+
 def mse_loss(input: Tensor, target: Tensor, size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
     reduction = _reduction(size_average, reduce, reduction)
     _warn_if_broadcast(input, target)
-    if max(input.dtype.category, target.dtype.category) < dtypes.FLOATING:
-        raise NotImplementedError(f"\"mse_cpu\" not implemented for '{scalar_name(input.dtype)}'")
+    _check_floating_kernel("mse_cpu", input, target)
     input, target = cast_inputs("mse_loss", input, target)
     return dispatch.apply(nn_ops.MSE_LOSS, (input, target), static(reduction=reduction))
 
@@ -45,8 +71,7 @@ def mse_loss(input: Tensor, target: Tensor, size_average=None, reduce=None, redu
 def l1_loss(input: Tensor, target: Tensor, size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
     reduction = _reduction(size_average, reduce, reduction)
     _warn_if_broadcast(input, target)
-    input, target = cast_inputs("l1_loss", input, target)
-    return dispatch.apply(nn_ops.L1_LOSS[reduction], (input, target), static(reduction=reduction))
+    return _l1(input, target, reduction)
 
 
 def smooth_l1_loss(input: Tensor, target: Tensor, size_average=None, reduce=None, reduction: str = "mean",
@@ -55,10 +80,10 @@ def smooth_l1_loss(input: Tensor, target: Tensor, size_average=None, reduce=None
     reduction = _reduction(size_average, reduce, reduction)
     _warn_if_broadcast(input, target)
     if beta == 0.0:
-        input, target = cast_inputs("l1_loss", input, target)
-        return dispatch.apply(nn_ops.L1_LOSS[reduction], (input, target), static(reduction=reduction))
+        return _l1(input, target, reduction)
     if beta < 0:
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
+    _check_floating_kernel("smooth_l1_cpu", input, target)
     input, target = cast_inputs("smooth_l1_loss", input, target)
     return dispatch.apply(nn_ops.SMOOTH_L1_LOSS, (input, target), static(reduction=reduction, beta=float(beta)))
 
@@ -66,6 +91,11 @@ def smooth_l1_loss(input: Tensor, target: Tensor, size_average=None, reduce=None
 def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean", delta: float = 1.0) -> Tensor:
     reduction = _reduction(None, None, reduction)
     _warn_if_broadcast(input, target)
+    result = _result_dtype(input, target)
+    if not dtypes.can_cast(result, input.dtype):
+        raise RuntimeError(f"result type {scalar_name(result)} can't be cast to the desired output type "
+                           f"{scalar_name(input.dtype)}")
+    _check_floating_kernel("huber_cpu", input, target)
     input, target = cast_inputs("huber_loss", input, target)
     return dispatch.apply(nn_ops.HUBER_LOSS, (input, target), static(reduction=reduction, delta=float(delta)))
 
@@ -170,7 +200,11 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight: Tens
     reduction = _reduction(size_average, reduce, reduction)
     if target.shape != input.shape:
         raise ValueError(f"Target size ({target.shape}) must be the same as input size ({input.shape})")
-    if input.is_floating_point() and not target.is_floating_point():
+    if input.dtype.category != dtypes.FLOATING:
+        raise NotImplementedError(f"\"log_sigmoid_cpu\" not implemented for '{scalar_name(input.dtype)}'")
+    if target.dtype is dtypes.bool:  # PyTorch computes (1 - target) in the target's dtype first
+        functions._check_subtraction(target, target)
+    if target.dtype.category < dtypes.FLOATING:
         raise RuntimeError(f"result type {scalar_name(input.dtype)} can't be cast to the desired output type "
                            f"{scalar_name(target.dtype)}")
     _no_grad_argument("binary_cross_entropy_with_logits", "weight", weight)
@@ -188,6 +222,10 @@ def kl_div(input: Tensor, target: Tensor, size_average=None, reduce=None, reduct
     from ...tensor import functions
     if reduction != "batchmean":
         reduction = _reduction(size_average, reduce, reduction)
+    if dtypes.COMPLEX in (input.dtype.category, target.dtype.category):
+        raise RuntimeError("kl_div: Complex inputs not supported.")
+    if min(input.dtype.category, target.dtype.category) < dtypes.FLOATING:
+        raise RuntimeError("kl_div: Integral inputs not supported.")
     if reduction == "mean":
         warnings.warn("reduction: 'mean' divides the total loss by both the batch size and the support size."
                       "'batchmean' divides only by the batch size, and aligns with the KL div math definition."

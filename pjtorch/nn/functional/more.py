@@ -4,6 +4,7 @@ distance-triplet losses, alpha dropout, gumbel_softmax, the in-place activation 
 pools."""
 from __future__ import annotations
 
+import math
 import warnings
 
 import numpy as np
@@ -96,7 +97,13 @@ def local_response_norm(input: Tensor, size: int, alpha: float = 1e-4, beta: flo
 
 
 def _lp_pool(input: Tensor, norm_type: float, kernel_size, stride, ceil_mode: bool, spatial: int) -> Tensor:
+    """The p-norm over each window; p = inf is the window's largest |x| (max pooling), p = -inf its smallest."""
     kernel = ntuple(spatial, kernel_size)
+    if isinstance(norm_type, (int, float)) and math.isinf(norm_type):
+        maximum = {1: pooling.max_pool1d, 2: pooling.max_pool2d, 3: pooling.max_pool3d}[spatial]
+        if norm_type > 0:
+            return maximum(input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+        return -maximum(-input.abs(), kernel_size, stride, 0, 1, ceil_mode)
     avg = {1: pooling.avg_pool1d, 2: pooling.avg_pool2d, 3: pooling.avg_pool3d}[spatial]
     if stride is not None:
         out = avg(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
@@ -150,7 +157,8 @@ def multilabel_soft_margin_loss(input: Tensor, target: Tensor, weight: Tensor | 
 
 
 def _target_mask(target: Tensor, classes: int) -> np.ndarray:
-    """multilabel_margin_loss's targets: class indices up to the first -1 in each row, as a 0/1 mask."""
+    """multilabel_margin_loss's targets: class indices up to the first -1 in each row, as counts per class (PyTorch
+    sums over the listed targets, so one listed twice counts twice)."""
     values = np.asarray(target._value()).reshape(-1, classes)
     mask = np.zeros(values.shape, np.float32)
     for row, labels in enumerate(values):
@@ -159,7 +167,7 @@ def _target_mask(target: Tensor, classes: int) -> np.ndarray:
                 break
             if label >= classes:
                 raise RuntimeError(f"Expected target values to be in [-1, {classes - 1}], got {label}")
-            mask[row, label] = 1.0
+            mask[row, label] += 1.0
     return mask
 
 

@@ -98,7 +98,8 @@ def _bag_bounds(input: Tensor, offsets: Tensor | None, per_sample_weights: Tenso
     starts = np.asarray(offsets._value()).astype(np.int64)
     if starts.size and starts[0] != 0:
         raise RuntimeError("offsets[0] has to be 0, i.e., the first sequence in the mini-batch has to start from "
-                           f"position 0. However, got {starts[0]}")
+                           f"position 0. However, got {starts[0]}\n[ torch."
+                           f"{dtypes.LEGACY_NAMES[dtypes.promote_types(input.dtype, offsets.dtype)]}{{}} ]")
     if starts.size and starts[-1] > input.numel():
         raise RuntimeError(f"offsets[-1] can not be greater than input's length {input.numel()} but got "
                            f"offsets[-1] of {starts[-1]}")

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import operator
 from collections import OrderedDict
-from typing import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 
 from .module import Module, _addindent
 
@@ -65,6 +65,29 @@ class Sequential(Module):
                              f"{str(type(other))} is given.")
         return Sequential(*self, *other)
 
+    def __iadd__(self, other: "Sequential") -> "Sequential":
+        if not isinstance(other, Sequential):
+            raise ValueError("add operator supports only objects of Sequential class, but "
+                             f"{str(type(other))} is given.")
+        return self.extend(list(other))
+
+    def _check_factor(self, other) -> None:
+        if not isinstance(other, int):
+            raise TypeError(f"unsupported operand type(s) for *: {type(self)} and {type(other)}")
+        if other <= 0:
+            raise ValueError(f"Non-positive multiplication factor {other} for {type(self)}")
+
+    def __mul__(self, other: int) -> "Sequential":
+        """A new Sequential holding this one's modules `other` times (the same module objects)."""
+        self._check_factor(other)
+        return Sequential(*(list(self) * other))
+
+    __rmul__ = __mul__
+
+    def __imul__(self, other: int) -> "Sequential":
+        self._check_factor(other)
+        return self.extend(list(self) * (other - 1))
+
     def append(self, module: Module) -> "Sequential":
         self.add_module(str(len(self)), module)
         return self
@@ -73,6 +96,8 @@ class Sequential(Module):
         if not isinstance(module, Module):
             raise AssertionError(f"module should be of type: {Module}")
         modules = list(self._modules.values())
+        if not -len(modules) <= index <= len(modules):
+            raise IndexError(f"Index out of range: {index}")
         modules.insert(index if index >= 0 else len(modules) + index, module)
         self._modules.clear()
         for position, item in enumerate(modules):
@@ -148,11 +173,11 @@ class ModuleList(Module):
         return self
 
     def insert(self, index: int, module: Module) -> None:
-        modules = list(self._modules.values())
-        modules.insert(index, module)
-        self._modules.clear()
-        for position, item in enumerate(modules):
-            self.add_module(str(position), item)
+        """Moves each module from `index` on up one key, from the end down, as PyTorch does (so a negative index
+        fails on the missing key '-1' part way, and one past the end leaves a gap)."""
+        for position in range(len(self._modules), index, -1):
+            self._modules[str(position)] = self._modules[str(position - 1)]
+        self._modules[str(index)] = module
 
     def pop(self, key: int) -> Module:
         module = self[key]
@@ -221,7 +246,18 @@ class ModuleDict(Module):
         return self._modules.values()
 
     def update(self, modules: Mapping[str, Module] | Iterable) -> None:
-        pairs = modules.items() if isinstance(modules, Mapping) else modules
-        for pair in pairs:
-            key, module = pair
-            self[key] = module
+        if not isinstance(modules, Iterable):
+            raise TypeError("ModuleDict.update should be called with an iterable of key/value pairs, but got "
+                            + type(modules).__name__)
+        if isinstance(modules, (Mapping, ModuleDict)):
+            for key, module in modules.items():
+                self[key] = module
+            return
+        for index, pair in enumerate(modules):
+            if not isinstance(pair, Iterable):
+                raise TypeError(f"ModuleDict update sequence element #{index} should be Iterable; is"
+                                + type(pair).__name__)
+            if len(pair) != 2:
+                raise ValueError(f"ModuleDict update sequence element #{index} has length {len(pair)}; 2 is "
+                                 "required")
+            self[pair[0]] = pair[1]

@@ -307,8 +307,7 @@ class _ConvTransposeNd(_ConvNd):
         within the stride's reach as PyTorch checks it."""
         n = self._spatial
         leading = 2 if input.ndim == n + 2 else 1
-        output_size = list(output_size)
-        if len(output_size) == leading + n:
+        if len(output_size) == leading + n:  # kept as given (tuple, list or Size): the error prints it
             output_size = output_size[leading:]
         if len(output_size) != n:
             raise ValueError(f"ConvTranspose{n}D: for {input.ndim}D input, output_size must have {n} or {leading + n} "

@@ -31,6 +31,10 @@ def typename(value: Any) -> str:
 _global_forward_pre_hooks: OrderedDict = OrderedDict()
 _global_forward_hooks: OrderedDict = OrderedDict()
 _global_forward_hooks_with_kwargs: dict = {}
+_global_forward_hooks_always_called: dict = {}
+_global_parameter_registration_hooks: OrderedDict = OrderedDict()
+_global_buffer_registration_hooks: OrderedDict = OrderedDict()
+_global_module_registration_hooks: OrderedDict = OrderedDict()
 
 
 def register_module_forward_pre_hook(hook: Callable) -> RemovableHandle:
@@ -41,7 +45,41 @@ def register_module_forward_pre_hook(hook: Callable) -> RemovableHandle:
 def register_module_forward_hook(hook: Callable, *, with_kwargs: bool = False,
                                  always_call: bool = False) -> RemovableHandle:
     """`hook(module, args, output)` (or `(module, args, kwargs, output)`) runs after every module's forward."""
-    return Module._register_hook(_global_forward_hooks, _global_forward_hooks_with_kwargs, hook, False, with_kwargs)
+    handle = Module._register_hook(_global_forward_hooks, _global_forward_hooks_with_kwargs, hook, False,
+                                   with_kwargs)
+    if always_call:
+        _global_forward_hooks_always_called[handle.id] = True
+        handle.extra_dicts += (_global_forward_hooks_always_called,)
+    return handle
+
+
+def _registration_hook(hooks: OrderedDict, hook: Callable) -> RemovableHandle:
+    handle = RemovableHandle(hooks)
+    hooks[handle.id] = hook
+    return handle
+
+
+def register_module_parameter_registration_hook(hook: Callable) -> RemovableHandle:
+    """`hook(module, name, param)` runs whenever a module registers a parameter; a returned value replaces it."""
+    return _registration_hook(_global_parameter_registration_hooks, hook)
+
+
+def register_module_buffer_registration_hook(hook: Callable) -> RemovableHandle:
+    """`hook(module, name, buffer)` runs whenever a module registers a buffer; a returned value replaces it."""
+    return _registration_hook(_global_buffer_registration_hooks, hook)
+
+
+def register_module_module_registration_hook(hook: Callable) -> RemovableHandle:
+    """`hook(module, name, submodule)` runs whenever a module registers a submodule; a returned value replaces it."""
+    return _registration_hook(_global_module_registration_hooks, hook)
+
+
+def _registered(hooks: OrderedDict, module: "Module", name: str, value):
+    for hook in list(hooks.values()):
+        result = hook(module, name, value)
+        if result is not None:
+            value = result
+    return value
 
 
 class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
@@ -85,6 +123,7 @@ class Module:
         setattr_(self, "_backward_hooks", OrderedDict())
         setattr_(self, "_forward_hooks", OrderedDict())
         setattr_(self, "_forward_hooks_with_kwargs", {})
+        setattr_(self, "_forward_hooks_always_called", {})
         setattr_(self, "_forward_pre_hooks", OrderedDict())
         setattr_(self, "_forward_pre_hooks_with_kwargs", {})
         setattr_(self, "_state_dict_pre_hooks", OrderedDict())
@@ -103,6 +142,32 @@ class Module:
         return self._call_with_hooks(args, kwargs)
 
     def _call_with_hooks(self, args: tuple, kwargs: dict):
+        """Where the call raises, the forward hooks registered with always_call=True that have not run yet still
+        run (with output None, their own errors turned into warnings) before the error goes on."""
+        called: set = set()
+        try:
+            return self._run_with_hooks(args, kwargs, called)
+        except Exception:
+            self._run_always_called_hooks(args, kwargs, called)
+            raise
+
+    def _run_always_called_hooks(self, args: tuple, kwargs: dict, called: set) -> None:
+        import warnings
+        for hook_id, hook in [*_global_forward_hooks.items(), *self._forward_hooks.items()]:
+            is_global = hook_id in _global_forward_hooks_always_called
+            if hook_id in called or not (is_global or hook_id in self._forward_hooks_always_called):
+                continue
+            try:
+                if hook_id in self._forward_hooks_with_kwargs or hook_id in _global_forward_hooks_with_kwargs:
+                    hook(self, args, kwargs, None)
+                else:
+                    hook(self, args, None)
+            except Exception as error:
+                warnings.warn(f"{'global ' if is_global else ''}module forward hook with ``always_call=True`` raised "
+                              f"an exception that was silenced as another error was raised in forward: {error}",
+                              stacklevel=4)
+
+    def _run_with_hooks(self, args: tuple, kwargs: dict, called: set):
         """PyTorch's order: forward pre-hooks, backward hooks on the inputs, forward, forward hooks, backward hooks
         on the outputs."""
         for hook_id, hook in [*_global_forward_pre_hooks.items(), *self._forward_pre_hooks.items()]:
@@ -124,6 +189,7 @@ class Module:
             args = backward_hook.setup_input_hook(args)
         output = self.forward(*args, **kwargs)
         for hook_id, hook in [*_global_forward_hooks.items(), *self._forward_hooks.items()]:
+            called.add(hook_id)
             if hook_id in self._forward_hooks_with_kwargs or hook_id in _global_forward_hooks_with_kwargs:
                 result = hook(self, args, kwargs, output)
             else:
@@ -143,7 +209,12 @@ class Module:
     def register_forward_hook(self, hook: Callable, *, prepend: bool = False, with_kwargs: bool = False,
                               always_call: bool = False) -> RemovableHandle:
         """`hook(module, args, output)` runs after forward; a returned value replaces the output."""
-        return self._register_hook(self._forward_hooks, self._forward_hooks_with_kwargs, hook, prepend, with_kwargs)
+        handle = self._register_hook(self._forward_hooks, self._forward_hooks_with_kwargs, hook, prepend,
+                                     with_kwargs)
+        if always_call:
+            self._forward_hooks_always_called[handle.id] = True
+            handle.extra_dicts += (self._forward_hooks_always_called,)
+        return handle
 
     def register_full_backward_pre_hook(self, hook: Callable, prepend: bool = False) -> RemovableHandle:
         """`hook(module, grad_output)` runs when the gradients of the outputs are known; a returned tuple replaces
@@ -180,7 +251,7 @@ class Module:
                 raise ValueError(f"Cannot assign non-leaf Tensor to parameter '{name}'. Model parameters must be "
                                  "created explicitly. To express '{name}' as a function of another Tensor, compute "
                                  "the value in the forward() method.")
-        self._parameters[name] = param
+        self._parameters[name] = _registered(_global_parameter_registration_hooks, self, name, param)
 
     def register_buffer(self, name: str, tensor: Tensor | None, persistent: bool = True) -> None:
         if "_buffers" not in self.__dict__:
@@ -189,7 +260,7 @@ class Module:
         if tensor is not None and not isinstance(tensor, Tensor):
             raise TypeError(f"cannot assign '{typename(tensor)}' object to buffer '{name}' "
                             "(torch Tensor or None required)")
-        self._buffers[name] = tensor
+        self._buffers[name] = _registered(_global_buffer_registration_hooks, self, name, tensor)
         if persistent:
             self._non_persistent_buffers_set.discard(name)
         else:
@@ -206,7 +277,7 @@ class Module:
             raise KeyError(f'module name can\'t contain ".", got: {name}')
         if name == "":
             raise KeyError('module name can\'t be empty string ""')
-        self._modules[name] = module
+        self._modules[name] = _registered(_global_module_registration_hooks, self, name, module)
 
     register_module = add_module
 
@@ -238,12 +309,12 @@ class Module:
                 if modules is None:
                     raise AttributeError("cannot assign module before Module.__init__() call")
                 self._forget(name, self.__dict__, self._parameters, self._buffers)
-                modules[name] = value
+                modules[name] = _registered(_global_module_registration_hooks, self, name, value)
             elif modules is not None and name in modules:
                 if value is not None:
                     raise TypeError(f"cannot assign '{typename(value)}' as child module '{name}' "
                                     "(torch.nn.Module or None expected)")
-                modules[name] = value
+                modules[name] = _registered(_global_module_registration_hooks, self, name, value)
             else:
                 buffers = self.__dict__.get("_buffers")
                 if isinstance(value, Buffer):
@@ -252,7 +323,7 @@ class Module:
                     if value is not None and not isinstance(value, Tensor):
                         raise TypeError(f"cannot assign '{typename(value)}' as buffer '{name}' "
                                         "(torch.nn.Buffer, torch.Tensor or None expected)")
-                    buffers[name] = value
+                    buffers[name] = _registered(_global_buffer_registration_hooks, self, name, value)
                 else:
                     object.__setattr__(self, name, value)
 

@@ -181,6 +181,43 @@ class ParameterDict(Module):
         del self[key]
         return value
 
+    def popitem(self) -> tuple:
+        key = list(self._keys)[-1]
+        return key, self.pop(key)
+
+    def setdefault(self, key: str, default=None):
+        if key not in self:
+            self[key] = default
+        return self[key]
+
+    def clear(self) -> None:
+        for key in list(self._keys):
+            del self[key]
+
+    def copy(self) -> "ParameterDict":
+        """A new ParameterDict holding the same parameters, in the same order."""
+        return ParameterDict(OrderedDict((key, self[key]) for key in self._keys))
+
+    def fromkeys(self, keys, default=None) -> "ParameterDict":
+        return ParameterDict((key, default) for key in keys)
+
+    def __reversed__(self):
+        return reversed(list(self._keys))
+
+    def __or__(self, other: "ParameterDict") -> "ParameterDict":
+        merged = self.copy()
+        merged.update(other)
+        return merged
+
+    def __ror__(self, other: "ParameterDict") -> "ParameterDict":
+        merged = other.copy()
+        merged.update(self)
+        return merged
+
+    def __ior__(self, other: "ParameterDict") -> "ParameterDict":
+        self.update(other)
+        return self
+
     def update(self, parameters) -> None:
         """A plain mapping's keys go in sorted (its order is not trusted), ordered ones keep their order."""
         pairs = parameters
@@ -215,6 +252,8 @@ class Bilinear(Module):
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
+        if self.in1_features <= 0:
+            raise ValueError(f"in1_features must be > 0, but got (in1_features={self.in1_features})")
         bound = 1 / math.sqrt(self.weight.shape[1])
         init.uniform_(self.weight, -bound, bound)
         if self.bias is not None:

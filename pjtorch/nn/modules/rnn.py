@@ -10,10 +10,13 @@ import math
 import numbers
 import warnings
 
+from ... import dispatch
 from ...amp import autocast_mode
+from ...ops.registry import Op
 from ...tensor import dtypes, factories
 from ...tensor.tensor import Tensor
 from .. import functional as F, init
+from .._utils import size_at
 from ..parameter import Parameter
 from .module import Module
 
@@ -49,6 +52,10 @@ def _gru_cell(x_proj: Tensor, state: Tensor, w_hh: Tensor, b_hh, w_hr=None) -> T
 
 
 _CELLS = {"LSTM": _lstm_cell, "GRU": _gru_cell, "RNN_TANH": _tanh_cell, "RNN_RELU": _relu_cell}
+
+# PyTorch's CPU LSTM runs float32 layers without projections through oneDNN, one op per layer and direction: that
+# layer's output has grad_fn MkldnnRnnLayerBackward0.
+_ONEDNN_LAYER = Op("mkldnn_rnn_layer", lambda x: x, grad_name="MkldnnRnnLayerBackward0", promote="none")
 
 
 def _select(mask: Tensor | None, new, old):
@@ -140,12 +147,17 @@ class RNNBase(Module):
                     state = _select(mask, cell(projected[t], state, w_hh, b_hh, w_hr), state)
                     out = state[0] if isinstance(state, tuple) else state
                     collected[t] = out if mask is None else out * mask
-                outputs.append(functions.stack(collected, 0) if steps else projected[..., :0])
+                outputs.append(self._layer_output(functions.stack(collected, 0)) if steps else projected[..., :0])
                 finals.append(state)
             layer_input = outputs[0] if directions == 1 else functions.cat(outputs, -1)
             if self.dropout and self.training and layer < self.num_layers - 1:
                 layer_input = F.dropout(layer_input, self.dropout, True)
         return layer_input, finals
+
+    def _layer_output(self, output: Tensor) -> Tensor:
+        if self.mode == "LSTM" and not self.proj_size and output.dtype is dtypes.float32 and output.shape[1]:
+            return dispatch.apply(_ONEDNN_LAYER, (output,), ())
+        return output
 
     def _initial(self, hx, batch: int, input: Tensor) -> list:
         """Per-(layer, direction) initial states from hx (zeros when None)."""
@@ -181,7 +193,10 @@ class RNNBase(Module):
                                f"{input.shape[-1]}")
         if self.batch_first:
             input = input.transpose(0, 1)
-        output, finals = self._run(input, self._initial(hx, input.shape[1], input), None)
+        initial = self._initial(hx, input.shape[1], input)
+        if input.shape[0] == 0:
+            raise RuntimeError("Expected sequence length to be larger than 0 in RNN")
+        output, finals = self._run(input, initial, None)
         if self.batch_first:
             # PyTorch's CPU RNN/GRU kernels transpose their result in place (grad_fn TransposeBackward1); LSTM's don't.
             output = output.transpose(0, 1) if self.mode == "LSTM" else output.transpose_(0, 1)
@@ -211,7 +226,8 @@ class RNNBase(Module):
         return functions.stack(finals, 0)
 
     def _forward_packed(self, packed, hx):
-        from ..utils.rnn import pack_padded_sequence, pad_packed_sequence
+        from ...tensor import functions
+        from ..utils.rnn import pad_packed_sequence
         padded, lengths = pad_packed_sequence(packed)
         if hx is not None and packed.sorted_indices is not None:
             hx = tuple(h.index_select(1, packed.sorted_indices) for h in hx) if isinstance(hx, tuple) else \
@@ -223,8 +239,9 @@ class RNNBase(Module):
         ordered = lengths if packed.sorted_indices is None else lengths.index_select(0, packed.sorted_indices)
         reordered = padded if packed.sorted_indices is None else padded.index_select(1, packed.sorted_indices)
         output, finals = self._run(reordered, self._initial(hx, reordered.shape[1], reordered), ordered)
-        output = pack_padded_sequence(output, ordered, enforce_sorted=True)
-        output = type(packed)(output.data, packed.batch_sizes, packed.sorted_indices, packed.unsorted_indices)
+        # PyTorch's packed kernels concatenate the steps' outputs (grad_fn CatBackward0).
+        data = functions.cat([output[t, :size] for t, size in enumerate(packed.batch_sizes.tolist())], 0)
+        output = type(packed)(data, packed.batch_sizes, packed.sorted_indices, packed.unsorted_indices)
         hidden = self._stack_finals(finals)
         if packed.unsorted_indices is not None:
             hidden = tuple(h.index_select(1, packed.unsorted_indices) for h in hidden) \
@@ -353,9 +370,19 @@ class RNNCellBase(Module):
             states = tuple(s.unsqueeze(0) for s in states)
         return input, states, batched
 
-    def _project(self, input: Tensor) -> Tensor:
+    def _project(self, input: Tensor, states: tuple) -> Tensor:
+        """PyTorch's cell checks, in its order: the state count, the input's size, each state's batch and size."""
+        if isinstance(self, LSTMCell) and len(states) != 2:
+            raise RuntimeError("lstm_cell expects two hidden states")
         if input.shape[1] != self.input_size:
             raise RuntimeError(f"input has inconsistent input_size: got {input.shape[1]} expected {self.input_size}")
+        for index, state in enumerate(states):
+            if size_at(state, 0) != input.shape[0]:
+                raise RuntimeError(f"Input batch size {input.shape[0]} doesn't match hidden{index} batch size "
+                                   f"{state.shape[0]}")
+            if size_at(state, 1) != self.hidden_size:
+                raise RuntimeError(f"hidden{index} has inconsistent hidden_size: got {state.shape[1]}, expected "
+                                   f"{self.hidden_size}")
         return F.linear(input, self.weight_ih, self.bias_ih)
 
 
@@ -370,7 +397,7 @@ class RNNCell(RNNCellBase):
         cells = {"tanh": _tanh_cell, "relu": _relu_cell}
         if self.nonlinearity not in cells:
             raise RuntimeError(f"Unknown nonlinearity: {self.nonlinearity}")
-        out = cells[self.nonlinearity](self._project(input), state, self.weight_hh, self.bias_hh)
+        out = cells[self.nonlinearity](self._project(input, (state,)), state, self.weight_hh, self.bias_hh)
         return out if batched else out.squeeze(0)
 
 
@@ -380,7 +407,7 @@ class LSTMCell(RNNCellBase):
 
     def forward(self, input: Tensor, hx: tuple | None = None) -> tuple:
         input, states, batched = self._prepare(input, hx, "LSTMCell", "hx[{}]")
-        h, c = _lstm_cell(self._project(input), states, self.weight_hh, self.bias_hh)
+        h, c = _lstm_cell(self._project(input, states), states, self.weight_hh, self.bias_hh)
         return (h, c) if batched else (h.squeeze(0), c.squeeze(0))
 
 
@@ -390,7 +417,7 @@ class GRUCell(RNNCellBase):
 
     def forward(self, input: Tensor, hx: Tensor | None = None) -> Tensor:
         input, (state,), batched = self._prepare(input, hx, "GRUCell", "hidden")
-        out = _gru_cell(self._project(input), state, self.weight_hh, self.bias_hh)
+        out = _gru_cell(self._project(input, (state,)), state, self.weight_hh, self.bias_hh)
         return out if batched else out.squeeze(0)
 
 

@@ -1,6 +1,7 @@
 """`torch.nn.utils.rnn`: PackedSequence and the pad/pack conversions, composed from differentiable ops."""
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import NamedTuple
 
 import jax.numpy as jnp
@@ -12,6 +13,14 @@ from ...tensor.tensor import Tensor
 from .._utils import static
 
 
+def _cast_to(dtype):
+    """A PackedSequence method converting its data to `dtype` (`double()`, `long()`, ...)."""
+    def cast(self) -> "PackedSequence":
+        return self.to(dtype=dtype)
+
+    return cast
+
+
 class PackedSequence(NamedTuple):
     """Time-major data of sequences sorted by length; batch_sizes[t] sequences are still running at step t."""
     data: Tensor
@@ -21,6 +30,22 @@ class PackedSequence(NamedTuple):
 
     def to(self, *args, **kwargs) -> "PackedSequence":
         return self._replace(data=self.data.to(*args, **kwargs))
+
+    double, float, half = _cast_to(dtypes.float64), _cast_to(dtypes.float32), _cast_to(dtypes.float16)
+    long, int, short = _cast_to(dtypes.int64), _cast_to(dtypes.int32), _cast_to(dtypes.int16)
+    char, byte = _cast_to(dtypes.int8), _cast_to(dtypes.uint8)
+
+    def cpu(self, *args, **kwargs) -> "PackedSequence":
+        return self._replace(data=self.data.cpu(*args, **kwargs))
+
+    def cuda(self, *args, **kwargs) -> "PackedSequence":
+        return self._replace(data=self.data.cuda(*args, **kwargs))
+
+    def pin_memory(self) -> "PackedSequence":
+        return self
+
+    def is_pinned(self) -> bool:
+        return self.data.is_pinned()
 
     @property
     def is_cuda(self) -> bool:
@@ -58,11 +83,16 @@ def pack_padded_sequence(input: Tensor, lengths, batch_first: bool = False,
         sorted_indices = functions.argsort(factories.tensor(values, dtype=dtypes.int64), descending=True, stable=True)
         values = [values[i] for i in sorted_indices.tolist()]
         input = input.index_select(0 if batch_first else 1, sorted_indices)
+    if batch_first:
+        input = input.transpose(0, 1)
+    if input.numel() == 0:
+        raise RuntimeError("Cannot pack empty tensors.")
+    if len(values) != input.shape[1]:
+        raise RuntimeError(f"Expected `len(lengths)` to be equal to batch_size, but got {len(values)} "
+                           f"(batch_size={input.shape[1]})")
     if values and min(values) <= 0:
         raise RuntimeError("Length of all samples has to be greater than 0, but found an element in 'lengths' that "
                            "is <= 0")
-    if batch_first:
-        input = input.transpose(0, 1)
     if values and values[0] > input.shape[0]:
         raise RuntimeError(f"Expected sequence length to be larger than or equal to {values[0]}, but got "
                            f"{input.shape[0]}")
@@ -105,9 +135,14 @@ def pad_packed_sequence(sequence: PackedSequence, batch_first: bool = False, pad
 
 def pad_sequence(sequences, batch_first: bool = False, padding_value: float = 0.0,
                  padding_side: str = "right") -> Tensor:
-    if padding_side not in ("left", "right"):
-        raise ValueError(f"Expected padding_side to be one of left or right, but got {padding_side}.")
+    if not isinstance(sequences, Iterable):
+        raise RuntimeError(f"pad_sequence: Expected iterable for input sequences, but got arg of type: "
+                           f"{type(sequences)}")
     sequences = list(sequences)
+    if not sequences:
+        raise RuntimeError("received an empty list of sequences")
+    if padding_side not in ("left", "right"):
+        raise RuntimeError(f"Expected padding_side to be one of left or right, but got {padding_side}.")
     longest = max(s.shape[0] for s in sequences)
     first = sequences[0]
     shape = (len(sequences), longest) if batch_first else (longest, len(sequences))

@@ -35,6 +35,8 @@ class RandomSampler(Sampler):
                  generator=None) -> None:
         self.data_source, self.replacement, self._num_samples = data_source, replacement, num_samples
         self.generator = generator
+        if not isinstance(replacement, bool):
+            raise TypeError(f"replacement should be a boolean value, but got replacement={replacement}")
         if not isinstance(self.num_samples, int) or self.num_samples <= 0:
             raise ValueError(f"num_samples should be a positive integer value, but got num_samples={self.num_samples}")
 
