@@ -107,6 +107,7 @@ from .cuda import OutOfMemoryError  # noqa: E402
 from .compiler import compile  # noqa: E402
 from .func import vmap  # noqa: E402
 from .linalg import det, matrix_power  # noqa: E402
+from .linalg import householder_product as orgqr  # noqa: E402
 from .linalg import inv as inverse  # noqa: E402
 from .tensor.return_types import make_return as _make_return  # noqa: E402
 from .tensor import return_types  # noqa: E402

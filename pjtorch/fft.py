@@ -6,6 +6,9 @@ ops here, so each result's graph has the nodes PyTorch records.
 """
 from __future__ import annotations
 
+import functools
+import math
+
 import numpy as np
 
 from . import dispatch
@@ -223,11 +226,17 @@ fft2, ifft2, rfft2, irfft2, hfft2, ihfft2 = map(_two_dims, (fftn, ifftn, rfftn, 
 
 # ----- helpers --------------------------------------------------------------------------------------------
 
-def _frequencies(values: np.ndarray, n: int, d: float, dtype, device, requires_grad: bool) -> Tensor:
-    """values / (n * d), computed in the result dtype as PyTorch's arange-then-multiply is."""
-    dtype = dtype or dtypes.get_default_dtype()
-    scaled = values.astype(dtype.jax) * dtype.jax.type(1.0 / (n * d)) if n else values.astype(dtype.jax)
-    return _tensor(scaled, dtype=dtype, device=device, requires_grad=requires_grad)
+def _frequencies(function: str, values: np.ndarray, n: int, d: float, dtype, device, requires_grad: bool,
+                 out) -> Tensor:
+    """values * (1 / (n * d)), computed in the result dtype as PyTorch's arange-then-multiply is (so a zero
+    n * d gives nan and infinities)."""
+    dtype = dtype or (out.dtype if out is not None else dtypes.get_default_dtype())
+    if dtype.category < dtypes.FLOATING:
+        raise RuntimeError(f"{function} requires a floating point or complex dtype")
+    step = math.inf if n * d == 0 else 1.0 / (n * d)
+    with np.errstate(invalid="ignore"):
+        scaled = values.astype(dtype.jax) * dtype.jax.type(step)
+    return _into(function, out, _tensor(scaled, dtype=dtype, device=device, requires_grad=requires_grad))
 
 
 def _count(n: int) -> None:
@@ -235,17 +244,50 @@ def _count(n: int) -> None:
         raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
 
 
-def fftfreq(n: int, d: float = 1.0, *, dtype=None, layout=None, device=None, requires_grad: bool = False) -> Tensor:
+def fftfreq(n: int, d: float = 1.0, *, out=None, dtype=None, layout=None, device=None,
+            requires_grad: bool = False) -> Tensor:
     _count(n)
     values = np.arange(n)
     values[(n + 1) // 2:] -= n
-    return _frequencies(values, n, d, dtype, device, requires_grad)
+    return _frequencies("fftfreq", values, n, d, dtype, device, requires_grad, out)
 
 
-def rfftfreq(n: int, d: float = 1.0, *, dtype=None, layout=None, device=None, requires_grad: bool = False) -> Tensor:
+def rfftfreq(n: int, d: float = 1.0, *, out=None, dtype=None, layout=None, device=None,
+             requires_grad: bool = False) -> Tensor:
     length = int(n / 2) + 1  # C's truncating division, as PyTorch's: rfftfreq(-1) is [-0.]
     _count(length)
-    return _frequencies(np.arange(length), n, d, dtype, device, requires_grad)
+    return _frequencies("rfftfreq", np.arange(length), n, d, dtype, device, requires_grad, out)
+
+
+def _into(function: str, out, result: Tensor, conjugated: bool = False) -> Tensor:
+    """`out=`: of the result's kind (complex or floating), resized and filled; where PyTorch's result is a
+    conjugate view (`conjugated`), of exactly its dtype."""
+    if out is None:
+        return result
+    if result.is_complex() and not out.is_complex():
+        raise RuntimeError(f"{function} expects a complex output tensor, but got {_dtype_name(out.dtype)}")
+    if not result.is_complex() and (out.is_complex() or out.dtype.category < dtypes.FLOATING):
+        raise RuntimeError(f"{function} expects a floating point output tensor, but got {_dtype_name(out.dtype)}")
+    if conjugated and out.dtype is not result.dtype:
+        raise RuntimeError(f"Found dtype {_dtype_name(out.dtype)} but expected {_dtype_name(result.dtype)}")
+    if tuple(out.shape) != tuple(result.shape):
+        out.resize_(result.shape)
+    out.copy_(result)
+    return out
+
+
+_CONJUGATED = frozenset({"ifft", "ihfft"})  # conj() of a real input's forward transform
+
+
+def _with_out(function):
+    """`function` taking PyTorch's keyword-only `out=` as well."""
+    @functools.wraps(function)
+    def run(*args, out=None, **kwargs) -> Tensor:
+        input = args[0] if args else kwargs.get("input")
+        conjugated = function.__name__ in _CONJUGATED and isinstance(input, Tensor) and not input.is_complex()
+        return _into(function.__name__, out, function(*args, **kwargs), conjugated)
+
+    return run
 
 
 def _shift(input: Tensor, dim, inverse: bool) -> Tensor:
@@ -264,3 +306,8 @@ def fftshift(input: Tensor, dim=None) -> Tensor:
 
 def ifftshift(input: Tensor, dim=None) -> Tensor:
     return _shift(input, dim, True)
+
+
+fft, ifft, rfft, irfft, hfft, ihfft, fftn, ifftn, rfftn, irfftn, hfftn, ihfftn, fft2, ifft2, rfft2, irfft2, hfft2, \
+    ihfft2 = map(_with_out, (fft, ifft, rfft, irfft, hfft, ihfft, fftn, ifftn, rfftn, irfftn, hfftn, ihfftn, fft2, ifft2,
+                             rfft2, irfft2, hfft2, ihfft2))

@@ -13,6 +13,8 @@ import numbers
 
 import numpy as np
 
+import pjtorch
+
 from . import dispatch
 from .ops import extra as _extra_ops
 from .ops import linalg as _ops
@@ -25,7 +27,7 @@ __all__ = ["LinAlgError", "cholesky", "cholesky_ex", "cross", "det", "diagonal",
            "eigvalsh", "inv", "inv_ex", "lstsq", "matmul", "matrix_norm", "matrix_power", "matrix_rank",
            "multi_dot", "norm", "pinv", "qr", "slogdet", "solve", "solve_ex", "svd", "svdvals", "vecdot",
            "vector_norm", "matrix_exp", "solve_triangular", "lu_factor", "lu_factor_ex", "lu", "lu_solve", "vander",
-           "cond", "tensorinv", "tensorsolve"]
+           "cond", "tensorinv", "tensorsolve", "householder_product"]
 
 
 class _LinAlgError(RuntimeError):
@@ -380,7 +382,7 @@ def eig(A: Tensor, *, out=None):
     _require_tensor(A, "linalg_eig", "input")
     _check_matrix("linalg.eig", A)
     A.dtype.to_complex()  # PyTorch's "Unknown Complex ScalarType for Long"
-    _check_kernel("linalg_eig_cpu", A)
+    _check_kernel("linalg_eig_out_cpu", A)
     w, v = dispatch.apply(_ops.EIG, (A,))
     return _into(out, make_return("linalg_eig", eigenvalues=w, eigenvectors=v))
 
@@ -389,7 +391,7 @@ def eigvals(A: Tensor, *, out=None) -> Tensor:
     _require_tensor(A, "linalg_eigvals", "input")
     _check_matrix("linalg.eigvals", A)
     A.dtype.to_complex()
-    _check_kernel("linalg_eig_cpu", A)
+    _check_kernel("linalg_eig_out_cpu", A)
     return _into(out, dispatch.apply(_ops.EIGVALS, (A,)))
 
 
@@ -574,9 +576,12 @@ def matrix_exp(A: Tensor) -> Tensor:
     return exp(A)
 
 
-def solve_triangular(A: Tensor, B: Tensor, *, upper: bool, left: bool = True, unitriangular: bool = False,
-                     out=None) -> Tensor:
+def solve_triangular(A: Tensor, B: Tensor, *, upper: bool | None = None, left: bool = True,
+                     unitriangular: bool = False, out=None) -> Tensor:
+    if upper is None:
+        raise TypeError('linalg_solve_triangular() missing 1 required positional arguments: "upper"')
     _check_matrix("linalg.solve_triangular", A)
+    _check_matrix("linalg.solve_triangular", B, square=False, what="B")
     if A.dtype.category < dtypes.FLOATING:
         raise NotImplementedError(f"\"triangular_solve_cpu\" not implemented for '{_name(A.dtype)}'")
     rows, cols = (A.shape[-1], B.shape[-1]) if left else (B.shape[-2], A.shape[-1])
@@ -590,27 +595,49 @@ def solve_triangular(A: Tensor, B: Tensor, *, upper: bool, left: bool = True, un
         upper=builtins.bool(upper), left=builtins.bool(left), unitriangular=builtins.bool(unitriangular))))
 
 
-def lu_factor_ex(A: Tensor, *, pivot: bool = True, check_errors: bool = False, out=None):
+def _check_lu(api: str, A: Tensor, pivot: bool) -> None:
     if A.ndim < 2:
-        raise RuntimeError(f"torch.lu_factor: Expected tensor with 2 or more dimensions. Got size: {list(A.shape)} "
-                           "instead")
-    _check_float("linalg.lu_factor_ex", A)
+        raise RuntimeError(f"{api}: Expected tensor with 2 or more dimensions. Got size: {list(A.shape)} instead")
+    _check_kernel("lu_cpu", A)
     if not pivot:
         raise RuntimeError("linalg.lu_factor: LU without pivoting is not implemented on the CPU")
-    LU, pivots, info = dispatch.apply(_extra_ops.LU_FACTOR, (A,))
+
+
+def _zero_pivot(LU: Tensor) -> Tensor:
+    """LAPACK getrf's info: the 1-based index of U's first zero diagonal entry, else 0 (per matrix, int32)."""
+    zero = LU.detach().diagonal(dim1=-2, dim2=-1) == 0
+    if zero.shape[-1] == 0:
+        return pjtorch.zeros(zero.shape[:-1], dtype=dtypes.int32)
+    return pjtorch.where(zero.any(-1), zero.int().argmax(-1) + 1, 0).int()
+
+
+def _raise_on_zero_pivot(info: Tensor, api: str) -> None:
+    """lu_factor's error (a plain RuntimeError) for the first matrix with a zero pivot."""
+    try:
+        _raise_on_info(info, api, lambda k: f"U[{k},{k}] is zero and using it on lu_solve would result in a "
+                                            "division by zero. If you still want to perform the factorization, "
+                                            "consider calling linalg.lu(A, pivot) or linalg.lu_factor_ex(A, pivot)")
+    except _LinAlgError as error:
+        raise RuntimeError(str(error)) from None
+
+
+def lu_factor_ex(A: Tensor, *, pivot: bool = True, check_errors: bool = False, out=None):
+    _check_lu("torch.lu_factor", A, pivot)
+    LU, pivots, _ = dispatch.apply(_extra_ops.LU_FACTOR, (A,))
+    info = _zero_pivot(LU)
+    if check_errors:
+        _raise_on_zero_pivot(info, "torch.linalg.lu_factor_ex")
     return _into(out, make_return("linalg_lu_factor_ex", LU=LU, pivots=pivots, info=info))
 
 
 def lu_factor(A: Tensor, *, pivot: bool = True, out=None):
-    LU, pivots, _ = lu_factor_ex(A, pivot=pivot)
+    LU, pivots, info = lu_factor_ex(A, pivot=pivot)
+    _raise_on_zero_pivot(info, "torch.linalg.lu_factor")
     return _into(out, make_return("linalg_lu_factor", LU=LU, pivots=pivots))
 
 
 def lu(A: Tensor, *, pivot: bool = True, out=None):
-    _check_matrix("linalg.lu", A, square=False)
-    _check_float("linalg.lu", A)
-    if not pivot:
-        raise RuntimeError("linalg.lu: LU without pivoting is not implemented on the CPU")
+    _check_lu("linalg.lu", A, pivot)
     P, L, U = dispatch.apply(_extra_ops.LU, (A,))
     return _into(out, make_return("linalg_lu", P=P, L=L, U=U))
 
@@ -680,3 +707,42 @@ def tensorsolve(A: Tensor, B: Tensor, dims=None, *, out=None) -> Tensor:
         A = A.permute(*[d for d in range(A.ndim) if d not in moved], *moved)
     trailing = tuple(A.shape[B.ndim:])
     return _into(out, solve(A.reshape(B.numel(), -1), B.reshape(-1)).reshape(trailing))
+
+
+# ----- Householder products -------------------------------------------------------------------------------
+
+def _check_householder(A: Tensor, tau: Tensor) -> None:
+    api = "torch.linalg.householder_product"
+    if A.ndim < 2:
+        raise RuntimeError(f"{api}: input must have at least 2 dimensions.")
+    if A.shape[-2] < A.shape[-1]:
+        raise RuntimeError(f"{api}: input.shape[-2] must be greater than or equal to input.shape[-1]")
+    if A.shape[-1] < tau.shape[-1] if tau.ndim else False:
+        raise RuntimeError(f"{api}: input.shape[-1] must be greater than or equal to tau.shape[-1]")
+    if A.ndim - tau.ndim != 1:
+        raise RuntimeError(f"{api}: Expected tau to have one dimension less than input, but got tau.ndim equal to "
+                           f"{tau.ndim} and input.ndim is equal to {A.ndim}")
+    if tuple(tau.shape[:-1]) != tuple(A.shape[:-2]):
+        raise RuntimeError(f"{api}: Expected batch dimensions of tau to be equal to input.shape[:-2], but got "
+                           f"{list(tau.shape[:-1])}")
+    if tau.dtype is not A.dtype:
+        raise RuntimeError(f"{api}: tau dtype {_name(tau.dtype)} does not match input dtype {_name(A.dtype)}")
+    _check_kernel("orgqr_cpu", A)
+
+
+def householder_product(A: Tensor, tau: Tensor, *, out=None) -> Tensor:
+    """The first n columns of H_1 ... H_k, H_i = I - tau_i v_i v_i^H, v_i being column i of A below the diagonal
+    with a 1 on it (LAPACK's orgqr); made of differentiable tensor ops."""
+    _require_tensor(A, "linalg_householder_product", "input")
+    _require_tensor(tau, "linalg_householder_product", "tau", 2)
+    _check_householder(A, tau)
+    m, n = A.shape[-2], A.shape[-1]
+    Q = pjtorch.eye(m, n, dtype=A.dtype).expand(*A.shape[:-2], m, n)
+    below = A.tril(-1)
+    for i in reversed(range(tau.shape[-1])):
+        unit = pjtorch.zeros(m, dtype=A.dtype)
+        unit[i] = 1
+        v = below[..., :, i] + unit
+        projection = (v.conj().unsqueeze(-1) * Q).sum(-2, keepdim=True)
+        Q = Q - tau[..., i, None, None] * v.unsqueeze(-1) * projection
+    return _into(out, Q)

@@ -308,8 +308,10 @@ def _embedding_renorm(weight, indices, max_norm, norm_type):
 def _dropout(x, uniform, p):
     """Keeps each element with probability 1-p (uniform < 1-p) and rescales by 1/(1-p)."""
     scale = 0.0 if p == 1 else 1.0 / (1.0 - p)
-    keep = (uniform < 1.0 - p).astype(x.dtype)
-    return x * keep * jnp.asarray(scale, x.dtype)
+    # One factor per element (PyTorch's noise = mask / (1 - p)), so a dropped negative gives -0.0 as PyTorch's does:
+    # XLA rewrites x * convert(mask) into a select that yields +0.0.
+    noise = jnp.where(uniform < 1.0 - p, jnp.asarray(scale, x.dtype), jnp.asarray(0.0, x.dtype))
+    return x * noise
 
 
 def _rrelu_train(x, slope):
@@ -540,7 +542,7 @@ def _multilabel_margin(x, mask, reduction):
     classes = x.shape[-1] if x.ndim else 1
     rows, mask = x.reshape(-1, classes), mask.reshape(-1, classes)
     margins = jnp.maximum(1 - rows[:, :, None] + rows[:, None, :], 0)
-    pairs = mask[:, :, None] * (1 - mask)[:, None, :]
+    pairs = mask[:, :, None] * (1 - jnp.minimum(mask, 1))[:, None, :]  # a target listed twice counts twice
     losses = jnp.sum(margins * pairs, axis=(1, 2)) / classes
     return _reduce(losses.reshape(x.shape[:-1] if x.ndim else ()), reduction)
 
