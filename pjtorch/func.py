@@ -17,6 +17,7 @@ import functools
 from typing import Any, Callable, Sequence
 
 from .autograd import grad_mode
+from .autograd.function import IN_TRANSFORM, IN_VMAP
 from .autograd.engine import grad as _engine_grad
 from .autograd.graph import AccumulateGrad
 from .tensor import factories
@@ -25,8 +26,8 @@ from .tensor.indexing import forward_mode_puts
 from .tensor.random import get_rng_state, set_rng_state
 from .tensor.tensor import Tensor
 
-__all__ = ["grad", "grad_and_value", "vjp", "jvp", "jacrev", "jacfwd", "hessian", "vmap", "functional_call",
-           "stack_module_state"]
+__all__ = ["grad", "grad_and_value", "vjp", "jvp", "linearize", "jacrev", "jacfwd", "hessian", "vmap",
+           "functional_call", "stack_module_state"]
 
 # ----- pytrees (tuple, list, dict) -------------------------------------------------------------------
 
@@ -220,11 +221,20 @@ class _Prepared:
         return grouped[0] if self.single else tuple(grouped)
 
 
+def _call(func: Callable, args: tuple, kwargs: dict):
+    """The user's function, run as inside a transform (which custom Functions check)."""
+    with IN_TRANSFORM.entered():
+        return func(*args, **kwargs)
+
+
 def _split_aux(output, has_aux: bool, api: str):
     if not has_aux:
         return output, None
     if not (isinstance(output, tuple) and len(output) == 2):
         raise RuntimeError(f"{api}: output of function f should be a tuple: (output, aux) if has_aux is True")
+    for leaf in _flatten(output[1])[0]:
+        if not isinstance(leaf, Tensor):
+            raise RuntimeError(f"Expected tensors, got unsupported type {type(leaf)}")
     return output
 
 
@@ -248,7 +258,7 @@ def grad_and_value(func: Callable, argnums: int | tuple[int, ...] = 0, has_aux: 
         connect = grad_mode.is_grad_enabled()
         with grad_mode.enable_grad():
             prepared = _Prepared(args, argnums, connect)
-            output, aux = _split_aux(func(*prepared.args, **kwargs), has_aux, api)
+            output, aux = _split_aux(_call(func, prepared.args, kwargs), has_aux, api)
             if not isinstance(output, Tensor):
                 raise RuntimeError(f"{api}: Expected f(*args) to return a Tensor, got {type(output)}")
             if output.dim() != 0:
@@ -287,7 +297,7 @@ def vjp(func: Callable, *primals, has_aux: bool = False) -> tuple:
     connect = grad_mode.is_grad_enabled()
     with grad_mode.enable_grad():
         prepared = _Prepared(primals, None, connect)
-        output, aux = _split_aux(func(*prepared.args), has_aux, api)
+        output, aux = _split_aux(_call(func, prepared.args, {}), has_aux, api)
         outputs, out_spec = _tensor_leaves(output, api)
     keep = connect and _reaches_outside(outputs, prepared.own)
 
@@ -319,7 +329,7 @@ def _jvp_leaves(func: Callable, prepared: _Prepared, tangents: list, has_aux: bo
     """(output, out_spec, per-output-leaf J t, aux, keep) by the double-backward trick: the vjp
     u -> u^T J is linear in u, so its gradient w.r.t. u seeded with t is J t."""
     with grad_mode.enable_grad(), forward_mode_puts():
-        output, aux = _split_aux(func(*prepared.args), has_aux, api)
+        output, aux = _split_aux(_call(func, prepared.args, {}), has_aux, api)
     with grad_mode.enable_grad():
         outputs, out_spec = _tensor_leaves(output, api)
         differentiable = [o.is_floating_point() or o.is_complex() for o in outputs]
@@ -359,17 +369,55 @@ def jvp(func: Callable, primals: tuple, tangents: tuple, *, strict: bool = False
     return out + (_released(aux, keep, prepared.own),) if has_aux else out
 
 
+def linearize(func: Callable, *primals) -> tuple:
+    """(func(*primals), jvp_fn): jvp_fn(*tangents) is func's jvp at primals. PyTorch traces that function once;
+    here each call computes it again, with PyTorch's checks of the tangents."""
+    primal_leaves, primal_spec = _flatten(primals)
+    output = jvp(func, primals, tuple(_zeros_like_tree(p) for p in primals))[0]
+
+    def jvp_fn(*tangents):
+        tangent_leaves, tangent_spec = _flatten(tangents)
+        if tangent_spec != primal_spec:
+            raise RuntimeError(f"Expected the tangents {tangent_spec} to have the same argspec as the primals "
+                               f"{primal_spec}")
+        for i, (p, t) in enumerate(zip(primal_leaves, tangent_leaves)):
+            if t.dtype is not p.dtype:
+                raise RuntimeError(f"tangent:{i} with dtype {t.dtype} in flattened pytree doesn't match the dtype "
+                                   f"{p.dtype} of the corresponding primal.")
+            if t.shape != p.shape:
+                raise RuntimeError(f"tangent:{i} with shape {t.shape} in flattened pytree doesn't match the shape "
+                                   f"{p.shape} of the corresponding primal.")
+        return jvp(func, primals, tangents)[1]
+
+    return output, jvp_fn
+
+
+def _zeros_like_tree(tree):
+    leaves, spec = _flatten(tree)
+    return _unflatten(spec, [factories.zeros_like(t) if isinstance(t, Tensor) else t for t in leaves])
+
+
 # ----- Jacobians -------------------------------------------------------------------------------------
+
+
+def _refuse_complex(name: str, tree, kind: str) -> None:
+    """PyTorch's Jacobian transforms take real inputs and outputs only."""
+    for i, t in enumerate(_flatten(tree)[0]):
+        if isinstance(t, Tensor) and t.is_complex():
+            raise RuntimeError(f"{name}: Expected all {kind} to be real but received complex tensor at flattened "
+                               f"input idx: {i}")
 
 
 def _jacobian(func: Callable, args: tuple, kwargs: dict, argnums, has_aux: bool, api: str):
     """d output / d args[argnums], one backward pass per output element, shaped output.shape + input.shape
     and nested (output tree, then the argnums grouping of input trees)."""
+    _refuse_complex("jacrev", args, "inputs")
     connect = grad_mode.is_grad_enabled()
     with grad_mode.enable_grad():
         prepared = _Prepared(args, argnums, connect)
-        output, aux = _split_aux(func(*prepared.args, **kwargs), has_aux, api)
+        output, aux = _split_aux(_call(func, prepared.args, kwargs), has_aux, api)
         outputs, out_spec = _tensor_leaves(output, api)
+        _refuse_complex("jacrev", outputs, "outputs")
         keep = connect and _reaches_outside(outputs, prepared.own)
         blocks = []
         for out in outputs:
@@ -387,6 +435,50 @@ def _jacobian(func: Callable, args: tuple, kwargs: dict, argnums, has_aux: bool,
     return (jac, _released(aux, keep, prepared.own)) if has_aux else jac
 
 
+def _forward_jacobian(func: Callable, args: tuple, kwargs: dict, argnums, has_aux: bool, api: str):
+    """The Jacobian as jacfwd builds it (see `jacobian_columns`), nested like jacrev's."""
+    connect = grad_mode.is_grad_enabled()
+    with grad_mode.enable_grad(), forward_mode_puts(), IN_VMAP.entered():  # PyTorch's jacfwd vmaps func's jvp
+        prepared = _Prepared(args, argnums, connect)
+        output, aux = _split_aux(_call(func, prepared.args, kwargs), has_aux, api)
+    with grad_mode.enable_grad():
+        outputs, out_spec = _tensor_leaves(output, api)
+        _refuse_complex("jacfwd", outputs, "outputs")
+        keep = connect and _reaches_outside(outputs, prepared.own)
+        blocks, own = jacobian_columns(outputs, prepared.leaves, keep)
+    jac = _unflatten(out_spec, [prepared.per_argument(_released(rows, keep, prepared.own | own)) for rows in blocks])
+    return (jac, _released(aux, keep, prepared.own)) if has_aux else jac
+
+
+def jacobian_columns(outputs: list, leaves: list, keep: bool) -> tuple[list, set]:
+    """(per output, per leaf: d output / d leaf, ids of the helper leaves) built as forward mode builds it, one
+    column per leaf element, each a jvp with a basis tangent by the double-backward trick of `_jvp_leaves`, so each
+    entry is forward mode's product, down to the sign of a zero. `keep`: the columns keep a graph."""
+    dummies = [factories.zeros_like(o, requires_grad=True) if o.is_floating_point() or o.is_complex() else None
+               for o in outputs]
+    used = [u for u in dummies if u is not None]
+    back = _grads([o for o, u in zip(outputs, dummies) if u is not None], leaves, used, create_graph=True)
+    columns = [[iter(_grads(back, used, _basis_tangents(leaves, k, j), create_graph=keep))
+                for j in range(leaf.nelement())] for k, leaf in enumerate(leaves)]
+    blocks = [[_jacobian_block(out, leaf, [next(c) for c in per_element] if dummy is not None else [])
+               for leaf, per_element in zip(leaves, columns)] for out, dummy in zip(outputs, dummies)]
+    return blocks, {id(u) for u in used}
+
+
+def _basis_tangents(leaves: list, k: int, j: int) -> list:
+    """Tangents for every leaf: zero except element j of leaf k, which is one."""
+    tangents = [factories.zeros_like(leaf) for leaf in leaves]
+    tangents[k].view(-1)[j] = 1
+    return tangents
+
+
+def _jacobian_block(out: Tensor, leaf: Tensor, columns: list) -> Tensor:
+    """d out / d leaf (shape out.shape + leaf.shape) from its columns, zeros where there are none."""
+    if not columns:
+        return factories.zeros(out.shape + leaf.shape, dtype=out.dtype, device=out.device)
+    return stack(columns, dim=-1).view(out.shape + leaf.shape)
+
+
 def jacrev(func: Callable, argnums: int | tuple[int, ...] = 0, *, has_aux: bool = False,
            chunk_size: int | None = None) -> Callable:
     """A function returning the Jacobian of func w.r.t. argnums (reverse mode)."""
@@ -402,20 +494,19 @@ def jacrev(func: Callable, argnums: int | tuple[int, ...] = 0, *, has_aux: bool 
 
 def jacfwd(func: Callable, argnums: int | tuple[int, ...] = 0, has_aux: bool = False, *,
            randomness: str = "error") -> Callable:
-    """A function returning the Jacobian of func w.r.t. argnums; PyTorch's forward mode, computed here in
-    reverse mode (same values and shapes)."""
+    """A function returning the Jacobian of func w.r.t. argnums, column by column as forward mode builds it."""
     _check_randomness(randomness)
 
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
+        _refuse_complex("jacfwd", args, "inputs")
         for p in _argnums(argnums, len(args)):
             for t in _flatten(args[p])[0]:
                 if not isinstance(t, Tensor):
                     raise AttributeError(f"'{type(t).__name__}' object has no attribute 'numel'")
                 if not (t.is_floating_point() or t.is_complex()):
                     raise ValueError(f"Expected primal to be floating point or complex, but got: {t.dtype}")
-        with forward_mode_puts():
-            return _jacobian(func, args, kwargs, argnums, has_aux, "jvp(f, primals, tangents)")
+        return _forward_jacobian(func, args, kwargs, argnums, has_aux, "jvp(f, primals, tangents)")
 
     return wrapper
 
@@ -532,7 +623,9 @@ def vmap(func: Callable, in_dims: int | tuple = 0, out_dims: int | tuple = 0, ra
             if randomness == "same":
                 set_rng_state(state)
             before = get_rng_state()
-            results.append(func(*_unflatten(spec, [_element(t, d, index) for t, d in zip(leaves, dims)]), **kwargs))
+            with IN_TRANSFORM.entered(), IN_VMAP.entered():
+                results.append(func(*_unflatten(spec, [_element(t, d, index) for t, d in zip(leaves, dims)]),
+                                    **kwargs))
             if randomness == "error" and bool((get_rng_state() != before).any()):
                 raise RuntimeError("vmap: called random operation while in randomness error mode. Please either use "
                                    "the 'same' or 'different' randomness flags on vmap or perform the randomness "

@@ -2,6 +2,8 @@
 gradient holds NaN, naming it as PyTorch does. The switch is process-wide, as PyTorch's is."""
 from __future__ import annotations
 
+import os
+import traceback
 import warnings
 
 import jax.numpy as jnp
@@ -67,8 +69,36 @@ class set_detect_anomaly:
         _set(*self.previous)
 
 
-def check_gradients(node_name: str, gradients) -> None:
-    """PyTorch's error for the first NaN among a node's input gradients (arrays or Tensors, None where absent)."""
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def forward_trace() -> list:
+    """The user's stack where a node is made under anomaly mode (pjtorch's own frames left out), kept as PyTorch
+    keeps it in the node's metadata['traceback_']."""
+    frames = [f for f in traceback.extract_stack()[:-1] if not os.path.abspath(f.filename).startswith(_PACKAGE)]
+    return traceback.format_list(frames)
+
+
+def trace_metadata() -> dict | None:
+    """A new node's metadata under anomaly mode (its forward trace), None otherwise."""
+    return {"traceback_": forward_trace()} if _ENABLED else None
+
+
+def report(node) -> None:
+    """PyTorch's warning, under anomaly mode, naming the node whose backward failed and where it was made."""
+    if not _ENABLED:
+        return
+    metadata = getattr(node, "_metadata", None) or {}
+    trace = metadata.get("traceback_")
+    where = ("Traceback of forward call that caused the error:\n" + "".join(trace) if trace else
+             "No forward pass information available. Enable detect anomaly during forward pass for more "
+             "information.")
+    warnings.warn(f"Error detected in {node.name()}. {where}", UserWarning, stacklevel=3)
+
+
+def check_gradients(node, gradients) -> None:
+    """PyTorch's error for the first NaN among a node's input gradients (arrays or Tensors, None where absent),
+    after the warning that names the node (given itself, or by name)."""
     from ..tensor.tensor import Tensor
 
     for position, g in enumerate(gradients):
@@ -76,6 +106,16 @@ def check_gradients(node_name: str, gradients) -> None:
             continue
         value = g._value() if isinstance(g, Tensor) else g
         if jnp.issubdtype(value.dtype, jnp.inexact) and bool(jnp.isnan(value).any()):
-            warnings.warn(f"Error detected in {node_name}. No forward pass information available. Enable detect "
-                          "anomaly during forward pass for more information.", UserWarning, stacklevel=2)
-            raise RuntimeError(f"Function '{node_name}' returned nan values in its {position}th output.")
+            name = node if isinstance(node, str) else node.name()
+            report(_Named(name) if isinstance(node, str) else node)
+            raise RuntimeError(f"Function '{name}' returned nan values in its {position}th output.")
+
+
+class _Named:
+    """A node known only by its name: no forward trace to show."""
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+
+    def name(self) -> str:
+        return self._name

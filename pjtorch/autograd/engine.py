@@ -228,7 +228,7 @@ def _run(roots: list, seeds: list, retain_graph: bool, create_graph: bool, captu
          outputs: Sequence[Tensor]) -> dict:
     targets = None if capture is None and accumulate_only is None else {edge.node for edge in
                                                                           capture or accumulate_only}
-    if not create_graph and not anomaly_mode.checks_nan():
+    if not create_graph and not anomaly_mode.is_anomaly_enabled():
         order, skipped = _reachable(roots), ()
         if targets is not None:
             order, skipped = _prune(order, targets, capture is None)
@@ -278,10 +278,14 @@ def _run_stepwise(order, roots, seeds, retain_graph, create_graph, capture, accu
             if node.post_hooks:  # an accumulator has no inputs: its hooks see () and the gradient it took
                 _call_node_hooks(node.post_hooks, [], create_graph, grads_out)
             continue
-        grads_in = _apply_node(node, grads_out, create_graph)
+        try:
+            grads_in = _apply_node(node, grads_out, create_graph)
+        except RuntimeError:
+            anomaly_mode.report(node)
+            raise
         if anomaly_mode.checks_nan():
-            anomaly_mode.check_gradients(node.name(), [g if edge is not None else None
-                                                       for g, edge in zip(grads_in, node.edges)])
+            anomaly_mode.check_gradients(node, [g if edge is not None else None
+                                                for g, edge in zip(grads_in, node.edges)])
         if node.post_hooks:
             if isinstance(node, OpNode):  # a built-in node computes no gradient for an input that needs none
                 grads_in = [g if edge is not None else None for g, edge in zip(grads_in, node.edges)]
@@ -399,8 +403,25 @@ def _quotients(*names: str) -> dict:
 # which is the default below. Names only: the values come from jax.vjp whatever the name.
 _DOUBLE_BACKWARD_NAMES = {
     **_products("Mul", "Pow", "Sin", "Cos", "Tan", "Exp", "Expm1", "Abs", "Reciprocal", "Rsqrt", "Asin", "Sinh",
-                "Cosh", "Erf", "Silu", "Mish", "LinalgVectorNorm", "Std", "Var", "Logsumexp", "Prod", "Atan2", "Mv"),
-    **_quotients("Div", "Log", "Log1p", "Log2", "Sqrt", "Atan", "Cumprod"),
+                "Cosh", "Erf", "Silu", "Mish", "LinalgVectorNorm", "Std", "Var", "Logsumexp", "Prod", "Atan2", "Mv",
+                "Acos", "Asinh", "Acosh", "Erfc", "Erfinv", "Lgamma", "Digamma", "Polygamma", "I0", "Amax", "Amin",
+                "Addcmul"),
+    **_quotients("Div", "Log", "Log1P", "Log2", "Log10", "Sqrt", "Atan", "Atanh", "Cumprod", "Addcdiv"),
+    "Exp2Backward0": "MulBackward1", "CeluBackward0": "EluBackwardBackward0", "SincBackward0": "WhereBackward0",
+    "LogitBackward0": "WhereBackward0", "ClampBackward0": "WhereBackward0", "ClampBackward1": "WhereBackward0",
+    "SumBackward0": "ExpandBackward0", "SumBackward1": "ExpandBackward0", "MeanBackward0": "DivBackward1",
+    "MeanBackward1": "DivBackward1", "CumsumBackward0": "FlipBackward0", "FlipBackward0": "FlipBackward0",
+    "WhereBackward0": "WhereBackward0", "MaskedFillBackward0": "MaskedFillBackward0",
+    "MaskedFillBackward1": "MaskedFillBackward0", "GatherBackward0": "ScatterAddBackward0",
+    "ToCopyBackward0": "ToCopyBackward0", "NegBackward0": "NegBackward0", "SubBackward0": "NegBackward0",
+    "RsubBackward0": "NegBackward0", "RsubBackward1": "NegBackward0", "SqueezeBackward0": "UnsqueezeBackward0",
+    "SqueezeBackward1": "UnsqueezeBackward0", "SqueezeBackward2": "UnsqueezeBackward0",
+    "MaxBackward1": "MaskedFillBackward1", "MinBackward1": "MaskedFillBackward1",
+    "SigmoidBackwardBackward0": "SigmoidBackwardBackward0",
+    "TanhBackwardBackward0": "TanhBackwardBackward0", "ThresholdBackwardBackward0": "ThresholdBackwardBackward0",
+    "SoftmaxBackwardDataBackward0": "SoftmaxBackwardDataBackward0", "EluBackwardBackward0": "MulBackward0",
+    "SoftplusBackwardBackward0": "MulBackward1", "GeluBackwardBackward0": "MulBackward0",
+    "LogSigmoidBackwardBackward0": "MulBackward0",
     "PowBackward1": "WhereBackward0", "PowBackward2": "MulBackward0", "MmBackward0": "MmBackward0",
     "AddmmBackward0": "MmBackward0", "ReluBackward0": "ThresholdBackwardBackward0",
     "SoftmaxBackward0": "SoftmaxBackwardDataBackward0", "LogSoftmaxBackward0": "LogSoftmaxBackwardDataBackward0",
@@ -443,6 +464,18 @@ def _vjp_op(grad_name: str) -> Op:
               promote="none")
 
 
+# Gradients PyTorch hands on unchanged, recording no node of their own: an add's (alpha 1), a sub's first operand's,
+# an addcmul's or addcdiv's first operand's and a clone's, where the input has the output's shape and dtype.
+_PASSED_THROUGH = {"AddBackward0": (0, 1), "SubBackward0": (0,), "CloneBackward0": (0,), "AddcmulBackward0": (0,),
+                   "AddcdivBackward0": (0,)}
+
+
+def _passes_through(node: OpNode, position: int, avals: tuple) -> bool:
+    positions = _PASSED_THROUGH.get(type(node).__name__, ())
+    return (position in positions and len(node.out_meta) == 1 and dict(node.kernel.static).get("alpha", 1) == 1
+            and avals[position] == (tuple(node.out_meta[0][0]), node.out_meta[0][1]))
+
+
 def _apply_recorded(node: OpNode, saved: tuple, grads_out: list) -> tuple:
     """Each wanted input's cotangent as an op of its own, depending only on the primals its formula reads, as in
     PyTorch: d(x * y)/dx = grad * y has no path back to x."""
@@ -460,6 +493,9 @@ def _apply_recorded(node: OpNode, saved: tuple, grads_out: list) -> tuple:
     for position, edge in enumerate(node.edges):
         if edge is None:
             results.append(None)
+            continue
+        if _passes_through(node, position, avals):
+            results.append(cotangents[0])
             continue
         static = node.vjp_static(wanted=tuple(i == position for i in range(len(node.edges))))
         links = _links(node, static, avals)

@@ -1,6 +1,7 @@
 """`torch.autograd.Function`: user-written forward and backward as one node of the graph."""
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
 import warnings
@@ -18,6 +19,7 @@ class FunctionCtx:
 
     def __init__(self) -> None:
         self._saved = ()
+        self._saved_for_forward = None  # what save_for_forward kept, read as saved_tensors within jvp
         self._packed = None  # saved-tensor hooks' entries, keyed by position in _saved
         self._versions = ()
         self._released = False
@@ -29,8 +31,13 @@ class FunctionCtx:
     def save_for_backward(self, *tensors) -> None:
         self._saved = tensors
 
+    def save_for_forward(self, *tensors) -> None:
+        self._saved_for_forward = tensors
+
     @property
     def saved_tensors(self) -> tuple:
+        if self._saved_for_forward is not None and _IN_JVP.depth:
+            return self._saved_for_forward
         if self._released:
             raise RuntimeError(SECOND_BACKWARD)
         check_versions(self._versions)
@@ -47,6 +54,70 @@ class FunctionCtx:
 
     def set_materialize_grads(self, value: bool) -> None:
         self.materialize_grads = value
+
+
+class _Depth:
+    """How deeply calls are nested in something (a torch.func transform, a vmap, a Function's jvp)."""
+
+    def __init__(self) -> None:
+        self.depth = 0
+
+    @contextlib.contextmanager
+    def entered(self):
+        self.depth += 1
+        try:
+            yield
+        finally:
+            self.depth -= 1
+
+
+# torch.func's transforms set these while they run the user's function; _IN_JVP is set while a jvp runs.
+IN_TRANSFORM, IN_VMAP, _IN_JVP = _Depth(), _Depth(), _Depth()
+_PACKAGE = __name__.partition(".")[0]
+_NO_JVP = "You must implement the jvp function for custom autograd.Function to use it with forward mode AD."
+_EXTENDING_FUNC = "For more details, please see https://pytorch.org/docs/main/notes/extending.func.html"
+
+
+def _check_transformable(cls: type) -> None:
+    """PyTorch's torch.func transforms take only Functions with a separate setup_context, and vmap only those that
+    generate or define a vmap rule. pjtorch's own Functions stand for PyTorch's built-in ops, which need neither."""
+    if cls.__module__.partition(".")[0] == _PACKAGE:
+        return
+    if IN_TRANSFORM.depth and cls.setup_context is Function.setup_context:
+        raise RuntimeError("In order to use an autograd.Function with functorch transforms (vmap, grad, jvp, jacrev, "
+                           f"...), it must override the setup_context staticmethod. {_EXTENDING_FUNC}")
+    if IN_VMAP.depth and not (getattr(cls, "generate_vmap_rule", False) or cls.vmap is not Function.vmap):
+        raise RuntimeError(f"You tried to vmap over {cls.__name__}, but it does not have vmap support. Please "
+                           "override and implement the vmap staticmethod or set generate_vmap_rule=True. "
+                           + _EXTENDING_FUNC)
+
+
+@contextlib.contextmanager
+def _tangents_hidden(args: tuple):
+    """The forward (and the jvp) run on the primals: dual inputs lose their tangents meanwhile, as in PyTorch."""
+    duals = [(a, a._tangent) for a in args if isinstance(a, Tensor) and a._tangent is not None]
+    for a, _ in duals:
+        a._tangent = None
+    try:
+        yield
+    finally:
+        for a, tangent in duals:
+            a._tangent = tangent
+
+
+def _forward_tangents(cls: type, ctx: FunctionCtx, args: tuple, outputs: tuple) -> None:
+    """The user's jvp, given each tensor input's tangent (zeros where it has none, None for other arguments),
+    gives the outputs' tangents."""
+    from . import forward_ad
+
+    tangents = [None if not isinstance(a, Tensor) else a._tangent if a._tangent is not None else a.new_zeros(a.shape)
+                for a in args]
+    with _IN_JVP.entered(), _tangents_hidden(args):
+        results = cls.jvp(ctx, *tangents)
+    results = results if isinstance(results, tuple) else (results,)
+    for out, tangent in zip(outputs, results):
+        if isinstance(out, Tensor) and isinstance(tangent, Tensor) and (out.is_floating_point() or out.is_complex()):
+            forward_ad.attach(out, tangent)
 
 
 class FunctionNode(Node):
@@ -127,6 +198,8 @@ def _sum_to(grad: Tensor, shape: tuple) -> Tensor:
 class Function:
     """Subclass with static `forward(ctx, *args)` and `backward(ctx, *grads)`, then call `.apply`."""
 
+    generate_vmap_rule = False
+
     def __init__(self, *args, **kwargs) -> None:
         warnings.warn(f"{self.__class__} should not be instantiated. Methods on autograd functions are all static, "
                       "so you should invoke them on the class itself. Instantiating an autograd function will raise "
@@ -149,6 +222,15 @@ class Function:
     vjp = backward
 
     @staticmethod
+    def jvp(ctx, *grad_inputs):
+        raise NotImplementedError(_NO_JVP)
+
+    @staticmethod
+    def vmap(info, in_dims, *args):
+        raise NotImplementedError("To use autograd.Function with vmap, you must either override the vmap staticmethod "
+                                  "or set generate_vmap_rule=True.")
+
+    @staticmethod
     def setup_context(ctx, inputs: tuple, output) -> None:
         """Overridden by Functions whose `forward` takes no ctx (PyTorch 2's style): saves what backward needs."""
         raise NotImplementedError("setup_context is not implemented.")
@@ -156,7 +238,12 @@ class Function:
     @classmethod
     def apply(cls, *args, **kwargs):
         from .. import dispatch
+        from . import forward_ad
 
+        _check_transformable(cls)
+        dual = forward_ad.LEVEL.active and forward_ad.has_tangent(args)
+        if dual and cls.jvp is Function.jvp:
+            raise NotImplementedError(_NO_JVP)
         if cls.setup_context is not Function.setup_context:
             # PyTorch binds keyword arguments and defaults to forward's parameters, so setup_context sees them all
             bound = _signature(cls.forward).bind(*args, **kwargs)
@@ -164,7 +251,7 @@ class Function:
             args, kwargs = bound.args, {}
         ctx = FunctionCtx()
         ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
-        with grad_mode.no_grad():
+        with grad_mode.no_grad(), _tangents_hidden(args):
             if cls.setup_context is Function.setup_context:
                 outputs = cls.forward(ctx, *args, **kwargs)
             else:
@@ -175,7 +262,11 @@ class Function:
         results = (outputs,) if single else outputs
         _account_for_dirty(ctx.dirty, results, args, tracked)
         if not tracked:
-            return _untracked(outputs, args)
+            outputs = _untracked(outputs, args)
+            if dual:
+                _forward_tangents(cls, ctx, args, outputs if isinstance(outputs, tuple) else (outputs,))
+            return outputs
+        _check_saved(ctx._saved)
         edges = tuple(dispatch.edge_of(a) for a in args if isinstance(a, Tensor))
         inputs = tuple((a.shape, a.dtype) if isinstance(a, Tensor) else None for a in args)
         out_meta = tuple((r.shape, r.dtype.jax) if isinstance(r, Tensor) else ((), None) for r in results)
@@ -185,6 +276,8 @@ class Function:
         if saved_hooks.STATE.hooks:
             ctx._packed = saved_hooks.pack([(i, t) for i, t in enumerate(ctx._saved) if isinstance(t, Tensor)])
         ctx._saved, ctx._versions = _pack_saved(ctx._saved, wrapped, node)
+        if dual:
+            _forward_tangents(cls, ctx, args, wrapped)
         return wrapped[0] if single else wrapped
 
 
@@ -208,6 +301,14 @@ def _account_for_dirty(dirty: tuple, results: tuple, args: tuple, tracked: bool)
         raise RuntimeError(_DIRTY_NOT_RETURNED)
     if tracked and any(not any(d is a for a in args) for d in dirty):
         warnings.warn(_DIRTY_NOT_INPUT, UserWarning, stacklevel=3)
+
+
+def _check_saved(saved: tuple) -> None:
+    """What a recorded Function saves for backward must be tensors (or None); PyTorch checks only then."""
+    for i, t in enumerate(saved):
+        if t is not None and not isinstance(t, Tensor):
+            raise TypeError(f"save_for_backward can only save variables, but argument {i} is of type "
+                            f"{type(t).__name__}")
 
 
 def _written_through_base(t: Tensor) -> bool:

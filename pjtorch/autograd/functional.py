@@ -119,7 +119,10 @@ def _require_grads(tensors: tuple, kind: str, strict: bool) -> None:
 def _grad_or_none(outputs: tuple, inputs: tuple, grad_outputs: tuple | None = None, create_graph: bool = False,
                   retain_graph: bool | None = None) -> tuple:
     """`autograd.grad` that skips outputs outside the graph and gives None for unreached inputs."""
+    from . import _check_complexity  # the package's own checks of autograd.grad, defined after this module loads
+
     grad_outputs = (None,) * len(outputs) if grad_outputs is None else grad_outputs
+    _check_complexity(outputs, grad_outputs, batched=False)
     kept = [(out, g) for out, g in zip(outputs, grad_outputs) if out is not None and out.requires_grad]
     if not kept:
         return (None,) * len(inputs)
@@ -255,9 +258,12 @@ def hvp(func: Callable, inputs, v=None, create_graph: bool = False, strict: bool
 # ----- full matrices -------------------------------------------------------------------------------
 
 
-def _jacobian_rows(out: Tensor, index: int, inputs: tuple, strict: bool, create_graph: bool) -> tuple:
+def _jacobian_rows(out: Tensor, index: int, inputs: tuple, strict: bool, create_graph: bool,
+                   vectorize: bool = False) -> tuple:
     """d out / d inputs, one backward pass per element of `out` seeded with that element's one-hot
     (one compiled backward for all of them), each input's rows stacked."""
+    if out.is_complex() and not vectorize:  # PyTorch differentiates each element as an implicit scalar output
+        raise RuntimeError(f"grad can be implicitly created only for real scalar outputs but got {out.dtype}")
     rows = tuple([] for _ in inputs)
     basis = factories.eye(out.nelement(), dtype=out.dtype, device=out.device)
     for j in range(out.nelement()):
@@ -297,8 +303,10 @@ def _forward_mode_nesting(result: tuple, outputs_tuple: bool, inputs_tuple: bool
 
 
 def _jacobian_forward_mode(func: Callable, inputs, vectorize: bool, connected: bool | None = None):
-    """The forward-mode answer, computed in reverse mode. Its result keeps a graph to inputs that
-    require grad (`connected`), as PyTorch's tangents do."""
+    """The forward-mode answer, column by column as torch.func.jacfwd builds it. Its result keeps a graph to
+    inputs that require grad (`connected`), as PyTorch's tangents do."""
+    from .. import func as func_transforms
+
     inputs_tuple, tupled = _tupled(inputs, "inputs", "jacobian")
     if not vectorize:
         raise NotImplementedError("Computing Jacobian using forward-AD or forward-over-reverse Hessian isonly "
@@ -308,7 +316,8 @@ def _jacobian_forward_mode(func: Callable, inputs, vectorize: bool, connected: b
     with grad_mode.enable_grad():
         fresh = _fresh(tupled, connected, need_graph=True)
         outputs_tuple, outputs = _call(func, fresh, "jacobian", False)
-        result = tuple(_jacobian_rows(out, i, fresh, False, connected) for i, out in enumerate(outputs))
+        result = tuple(tuple(blocks) for blocks in func_transforms.jacobian_columns(list(outputs), list(fresh),
+                                                                                     connected)[0])
     return _forward_mode_nesting(_released(result, connected), outputs_tuple, inputs_tuple)
 
 
@@ -327,7 +336,8 @@ def jacobian(func: Callable, inputs, create_graph: bool = False, strict: bool = 
         if vectorize and strict:
             raise RuntimeError("torch.autograd.functional.jacobian: `strict=True` and `vectorized=True` are not "
                                "supported together. Please either set `strict=False` or `vectorize=False`.")
-        result = tuple(_jacobian_rows(out, i, inputs, strict, create_graph) for i, out in enumerate(outputs))
+        result = tuple(_jacobian_rows(out, i, inputs, strict, create_graph, vectorize)
+                       for i, out in enumerate(outputs))
         return _untupled_twice(_released(result, create_graph), outputs_tuple, inputs_tuple)
 
 

@@ -20,7 +20,8 @@ from jax.extend.core import Literal
 
 from ..ops.deferred import Deferred, compute, concrete
 from ..ops.registry import TRACE_COUNTS
-from .hooks import RemovableHandle
+from . import anomaly_mode
+from .hooks import CheckedNodeHook, RemovableHandle
 from .saved_hooks import disable_saved_tensors_hooks, save_on_cpu, saved_tensors_hooks  # noqa: F401 (public here)
 
 SECOND_BACKWARD = (
@@ -163,9 +164,15 @@ def check_versions(versions) -> None:
             raise RuntimeError(
                 "one of the variables needed for gradient computation has been modified by an inplace "
                 f"operation: {saved.describe()} is at version {saved.storage.version}; expected version "
-                f"{saved.version} instead. Hint: enable anomaly detection to find the operation that failed "
-                "to compute its gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False)."
-            )
+                f"{saved.version} instead. Hint: {_VERSION_HINTS[anomaly_mode.is_anomaly_enabled()]}")
+
+
+_VERSION_HINTS = {
+    False: "enable anomaly detection to find the operation that failed to compute its gradient, with "
+           "torch.autograd.set_detect_anomaly(True, check_nan=False).",
+    True: "the backtrace further above shows the operation that failed to compute its gradient. The variable in "
+          "question was changed in there or anywhere later. Good luck!",
+}
 
 
 # Each node's creation number: a node's edges lead only to nodes made before it, so newest-first is an order in
@@ -190,6 +197,8 @@ class Node:
         self.tensor_hooks = None
         self.pre_hooks = None
         self.post_hooks = None
+        if anomaly_mode._ENABLED:
+            self._metadata = anomaly_mode.trace_metadata()
 
     def name(self) -> str:
         name = type(self).__name__
@@ -213,15 +222,17 @@ class Node:
         grad_inputs."""
         if self.post_hooks is None:
             self.post_hooks = []
-        self.post_hooks.append(hook)
-        return RemovableHandle(self.post_hooks, hook)
+        checked = CheckedNodeHook(hook)
+        self.post_hooks.append(checked)
+        return RemovableHandle(self.post_hooks, checked)
 
     def register_prehook(self, hook: Callable) -> RemovableHandle:
         """`hook(grad_outputs)` runs before this node's backward; a returned tuple replaces grad_outputs."""
         if self.pre_hooks is None:
             self.pre_hooks = []
-        self.pre_hooks.append(hook)
-        return RemovableHandle(self.pre_hooks, hook)
+        checked = CheckedNodeHook(hook)
+        self.pre_hooks.append(checked)
+        return RemovableHandle(self.pre_hooks, checked)
 
     def add_tensor_hook(self, output_nr: int, hook: Callable) -> None:
         hooks = self.tensor_hooks if self.tensor_hooks is not None else {}
@@ -260,6 +271,8 @@ class OpNode(Node):
         self.tuple_output = tuple_output
         self.released = False
         self.packed = None  # what saved-tensor hooks packed (saved_hooks)
+        if anomaly_mode._ENABLED:
+            self._metadata = anomaly_mode.trace_metadata()
 
     def has_hooks(self) -> bool:
         """Saved-tensor hooks count: their unpack hooks must run, so the node runs stepwise."""

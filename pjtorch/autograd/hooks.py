@@ -52,8 +52,53 @@ def register_post_accumulate_hook(t, hook: Callable) -> RemovableHandle:
         raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
     if t._post_accumulate_hooks is None:
         t._post_accumulate_hooks = []
-    t._post_accumulate_hooks.append(hook)
-    return RemovableHandle(t._post_accumulate_hooks, hook)
+    checked = _ReturningNone(hook)
+    t._post_accumulate_hooks.append(checked)
+    return RemovableHandle(t._post_accumulate_hooks, checked)
+
+
+class _ReturningNone:
+    """A post-accumulate-grad hook, which PyTorch requires to return None (after it has run)."""
+
+    def __init__(self, hook: Callable) -> None:
+        self.hook = hook
+
+    def __call__(self, t) -> None:
+        if self.hook(t) is not None:
+            raise RuntimeError("Tensor post accumulate grad hooks should return None.")
+
+
+class CheckedNodeHook:
+    """A grad_fn's pre- or post-hook, whose returned gradients PyTorch checks: a tuple, as long as the one given,
+    of tensors (or None) keeping each given gradient's size and type."""
+
+    def __init__(self, hook: Callable) -> None:
+        self.hook = hook
+
+    def __call__(self, grads: tuple, *context):
+        result = self.hook(grads, *context)
+        if result is not None:
+            _check_node_hook_result(getattr(self.hook, "__name__", repr(self.hook)), grads, result)
+        return result
+
+
+def _check_node_hook_result(name: str, grads: tuple, result) -> None:
+    if not isinstance(result, tuple):
+        raise TypeError(f"expected tuple, but hook returned '{type(result).__name__}'")
+    if len(result) != len(grads):
+        raise RuntimeError(f"hook '{name}' has returned an incorrect number of values (got {len(result)}, but "
+                           f"expected {len(grads)})")
+    for old, new in zip(grads, result):
+        if new is None:
+            continue
+        if not (hasattr(new, "shape") and hasattr(new, "grad_fn")):
+            raise TypeError(f"expected Variable, but hook returned '{type(new).__name__}'")
+        if old is None:
+            continue
+        if new.shape != old.shape:
+            raise RuntimeError(f"hook '{name}' has changed the size of value")
+        if new.dtype is not old.dtype or new.device != old.device:
+            raise RuntimeError(f"hook '{name}' has changed the type of value (was {old.type()} got {new.type()})")
 
 
 class RetainGrad:
