@@ -291,3 +291,16 @@ def test_small_fixes_from_round_9_reports():
 def test_uniform_and_normal_sampling_refuse_integer_tensors(dtype, fill):
     """PyTorch's CPU kernels name themselves in the error (check_uniform_bounds, normal_kernel_cpu)."""
     same(lambda m: fill(m.empty(3, dtype=getattr(m, dtype))))
+
+
+def test_torch_is_inference_as_pytorch():
+    same_output("""
+        x = torch.ones(2)
+        with torch.inference_mode():
+            y = x * 2
+        print(torch.is_inference(x), torch.is_inference(y), torch.is_inference(y.detach()))
+        try:
+            torch.is_inference(3)
+        except TypeError as error:
+            print(error)
+    """)

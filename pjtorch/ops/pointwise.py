@@ -561,6 +561,8 @@ def _plus_scaled(a, b, alpha):
     """a + alpha * b as PyTorch's kernel computes it: alpha rounded to the operands' dtype, float16/bfloat16
     evaluated in float32 and rounded once."""
     low = jnp.result_type(a, b)
+    if low == jnp.bool_:  # bool + alpha * bool stays a logical or
+        return a | (b & bool(alpha))
     if low in (jnp.float16, jnp.bfloat16):
         scale = jnp.asarray(alpha, low).astype(jnp.float32)
         return (a.astype(jnp.float32) + b.astype(jnp.float32) * scale).astype(low)

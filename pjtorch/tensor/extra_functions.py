@@ -21,7 +21,7 @@ from ..ops import shape as shape_ops
 from ..ops import strided as strided_ops
 from ..ops.registry import Op, SAVES_NOTHING
 from . import dtypes
-from .functions import require_tensors, accepting_out
+from .functions import _check_unique_dim, require_tensors, accepting_out
 from .tensor import Tensor, wrap_dim
 from .views import wrap_dim_of_dimensioned
 from .views import view_as_complex, view_as_real  # noqa: F401  (torch.view_as_*: re-exported with the others)
@@ -179,12 +179,12 @@ def meshgrid(*tensors, indexing: str | None = None):
         raise RuntimeError(f"torch.meshgrid: indexing must be one of \"xy\" or \"ij\", but received: {indexing}")
     if not tensors:
         raise RuntimeError("torch.meshgrid: Expected at least one tensor as input.")
-    for t in tensors:
-        if t.ndim > 1:
-            raise RuntimeError(f"torch.meshgrid: Expected 0D or 1D tensor in the tensor list but got: {t}")
     for t in tensors[1:]:
         if t.dtype is not tensors[0].dtype:
             raise RuntimeError("meshgrid expects all tensors to have the same dtype")
+    for t in tensors:
+        if t.ndim > 1:
+            raise RuntimeError(f"torch.meshgrid: Expected 0D or 1D tensor in the tensor list but got: {t}")
     swap = indexing == "xy" and len(tensors) >= 2
     order = list(tensors)
     if swap:
@@ -240,8 +240,8 @@ def diff(input: Tensor, n: int = 1, dim: int = -1, prepend: Tensor | None = None
     if n == 0:
         return input
     if prepend is not None or append is not None:
-        parts = [p if p.ndim else p.expand(*input.shape[:dim], 1, *input.shape[dim + 1:])
-                 for p in (prepend, input, append) if p is not None]
+        parts = [_diff_part(name, p, input, dim) for name, p in (("prepend", prepend), ("input", input),
+                                                                   ("append", append)) if p is not None]
         input = cat(parts, dim)
     for _ in range(n):
         length = input.shape[dim]
@@ -252,6 +252,20 @@ def diff(input: Tensor, n: int = 1, dim: int = -1, prepend: Tensor | None = None
         else:
             input = input.narrow(dim, 1, length - 1) - input.narrow(dim, 0, length - 1)
     return input
+
+
+def _diff_part(name: str, part: Tensor, input: Tensor, dim: int) -> Tensor:
+    """diff's prepend or append: a tensor of as many dims as the input, the same sizes but along `dim`."""
+    if not isinstance(part, Tensor):
+        raise TypeError(f"diff(): argument '{name}' must be Tensor, not {type(part).__name__}")
+    if part.ndim != input.ndim:
+        raise RuntimeError("diff expects prepend or append to be the same dimension as input")
+    for d, (size, given) in enumerate(zip(input.shape, part.shape)):
+        if d != dim and size != given:
+            raise RuntimeError(f"diff expects the shape of tensor to prepend or append to match that of input except "
+                               f"along the differencing dimension; input.size({d}) = {size}, but got tensor.size({d})"
+                               f" = {given}")
+    return part
 
 
 def kron(input: Tensor, other: Tensor) -> Tensor:
@@ -285,7 +299,7 @@ def cdist(x1: Tensor, x2: Tensor, p: float = 2.0, compute_mode: str = "use_mm_fo
 
 def cross(input: Tensor, other: Tensor, dim: int | None = None) -> Tensor:
     if input.ndim != other.ndim:
-        raise RuntimeError(f"linalg.cross: inputs must have the same number of dimensions.")
+        raise RuntimeError("linalg.cross: inputs must have the same number of dimensions.")
     if dim is None:
         import warnings
         warnings.warn("Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass the dim "
@@ -314,7 +328,7 @@ def rot90(input: Tensor, k: int = 1, dims=(0, 1)) -> Tensor:
         raise RuntimeError(f"expected total dims >= 2, but got total dims = {input.ndim}")
     d0, d1 = wrap_dim(dims[0], input.ndim), wrap_dim(dims[1], input.ndim)
     if d0 == d1:
-        raise RuntimeError(f"expected rotation dims to be different, but got dim0 = {d0} and dim1 = {d1}")
+        raise RuntimeError(f"expected rotation dims to be different, but got dim0 = {dims[0]} and dim1 = {dims[1]}")
     result = dispatch.apply(extra_ops.ROT90, (input,), _static(k=k % 4, dims=(d0, d1)))
     if k % 2 == 0:
         return result
@@ -418,7 +432,7 @@ def searchsorted(sorted_sequence: Tensor, input, *, out_int32: bool = False, rig
     scalar = not isinstance(input, Tensor)
     values = tensor(input, device=sorted_sequence.device) if scalar else input  # a number promotes as a 0-dim tensor
     if sorter is not None:
-        sorted_sequence = sorted_sequence.gather(-1, sorter)
+        sorted_sequence = sorted_sequence.gather(-1, _checked_sorter(sorter, sorted_sequence))
     if values.ndim == 0 and sorted_sequence.ndim != 1:
         raise RuntimeError("torch.searchsorted(): input value can be a scalar only when boundaries tensor dimension "
                            f"is 1, but we got boundaries tensor dim({sorted_sequence.ndim}) and input value's "
@@ -433,6 +447,18 @@ def searchsorted(sorted_sequence: Tensor, input, *, out_int32: bool = False, rig
                            "dimension")
     return dispatch.apply(extra_ops.SEARCHSORTED, (sorted_sequence, values),
                           _static(right=bool(right), out_int32=bool(out_int32)))
+
+
+def _checked_sorter(sorter: Tensor, boundaries: Tensor) -> Tensor:
+    if sorter.dtype is not dtypes.int64:
+        raise RuntimeError(f"torch.searchsorted(): sorter must be a tensor of long dtype but got dtype "
+                           f"{_name(sorter.dtype)}")
+    if tuple(sorter.shape) != tuple(boundaries.shape):
+        raise RuntimeError(f"torch.searchsorted(): boundary and sorter must have the same size, but got boundary "
+                           f"tensor {list(boundaries.shape)}and got sorter tensor {list(sorter.shape)}")
+    if sorter.numel() and not bool(((sorter >= 0) & (sorter < boundaries.shape[-1])).all()):
+        raise RuntimeError("torch.searchsorted(): sorter index out of range")
+    return sorter
 
 
 def bucketize(input, boundaries: Tensor, *, out_int32: bool = False, right: bool = False) -> Tensor:
@@ -1138,7 +1164,10 @@ def unique_consecutive(input: Tensor, return_inverse: bool = False, return_count
         raise NotImplementedError(f"\"unique\" not implemented for '{_name(input.dtype)}'")
     values = np.asarray(input._value()).reshape(input.shape)
     axis = None if dim is None else wrap_dim_of_dimensioned(dim, input.ndim)
-    moved = values.reshape(-1, 1) if axis is None else np.moveaxis(values, axis, 0).reshape(values.shape[axis], -1)
+    if axis is not None:
+        _check_unique_dim(input, axis)
+    moved = values.reshape(-1, 1) if axis is None else \
+        np.moveaxis(values, axis, 0).reshape(values.shape[axis], -1 if values.shape[axis] else 0)
     starts = np.ones(moved.shape[0], bool)
     starts[1:] = np.any(moved[1:] != moved[:-1], axis=1)
     run = np.cumsum(starts) - 1

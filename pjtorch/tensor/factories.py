@@ -378,25 +378,67 @@ def _factory_size(function: str, args: tuple, size) -> tuple:
     return (size,)
 
 
-def zeros(*args, size=None, dtype=None, device=None, requires_grad: bool = False, out=None, layout=None,
+def _filling_out(fn):
+    """`out=` for a factory: PyTorch makes the result in `out`'s dtype (a different `dtype=` is an error), resizes
+    `out` to it, fills it and returns `out` itself."""
+    name = fn.__name__
+
+    @functools.wraps(fn)
+    def run(*args, out=None, dtype=None, requires_grad: bool = False, **kwargs):
+        if out is None:
+            return fn(*args, dtype=dtype, requires_grad=requires_grad, **kwargs)
+        if not isinstance(out, Tensor):
+            raise TypeError(f"{name}(): argument 'out' must be Tensor, not {arg_type_name(out)}")
+        dtype = dtype_argument(dtype, name)
+        if dtype is not None and dtype is not out.dtype:
+            raise RuntimeError(f"dtype {_scalar_type_name(dtype)} does not match dtype of out parameter "
+                               f"({_scalar_type_name(out.dtype)})")
+        if out.requires_grad and grad_mode.STATE.enabled:
+            raise RuntimeError(f"aten::{name}(): functions with out=... arguments don't support automatic "
+                               "differentiation, but one of the arguments requires grad.")
+        check_grad_dtype(out.dtype, requires_grad)
+        result = fn(*args, dtype=out.dtype, **kwargs)
+        if name == "arange" and 0 < out.numel() != result.numel():
+            warnings.warn(f"The number of elements in the out tensor of shape [{out.numel()}] is {out.numel()} which "
+                          f"does not match the computed number of elements {result.numel()}. Note that this may occur "
+                          f"as a result of rounding error. The out tensor will be resized to a tensor of shape "
+                          f"({result.numel()},).", UserWarning, stacklevel=2)
+        with grad_mode.no_grad():
+            if out.shape != result.shape:
+                out.resize_(result.shape)
+            out.copy_(result)
+        return out.requires_grad_(True) if requires_grad else out
+
+    return run
+
+
+def _scalar_type_name(dtype: dtypes.dtype) -> str:
+    return dtypes.LEGACY_NAMES[dtype][:-6]
+
+
+@_filling_out
+def zeros(*args, size=None, dtype=None, device=None, requires_grad: bool = False, layout=None,
           pin_memory: bool = False) -> Tensor:
     return _filled(new_shape(_factory_size("zeros", args, size), "zeros: Dimension size must be non-negative.",
                              "zeros"), 0, dtype_argument(dtype, "zeros"), device, requires_grad)
 
 
-def ones(*args, size=None, dtype=None, device=None, requires_grad: bool = False, out=None, layout=None,
+@_filling_out
+def ones(*args, size=None, dtype=None, device=None, requires_grad: bool = False, layout=None,
          pin_memory: bool = False) -> Tensor:
     return _filled(new_shape(_factory_size("ones", args, size), function="ones"), 1, dtype_argument(dtype, "ones"),
                    device, requires_grad)
 
 
-def empty(*args, size=None, dtype=None, device=None, requires_grad: bool = False, out=None, layout=None,
+@_filling_out
+def empty(*args, size=None, dtype=None, device=None, requires_grad: bool = False, layout=None,
           pin_memory: bool = False, memory_format=None) -> Tensor:
     return _filled(new_shape(_factory_size("empty", args, size), function="empty"), 0, dtype_argument(dtype, "empty"),
                    device, requires_grad)
 
 
-def full(size, fill_value, *, dtype=None, device=None, requires_grad: bool = False, out=None, layout=None) -> Tensor:
+@_filling_out
+def full(size, fill_value, *, dtype=None, device=None, requires_grad: bool = False, layout=None) -> Tensor:
     if not (isinstance(fill_value, (numbers.Number, np.generic)) or isinstance(fill_value, Tensor) and
             not fill_value.ndim):  # a 0-dim tensor passes as a Number
         raise TypeError(f"full(): argument 'fill_value' (position 2) must be Number, not {arg_type_name(fill_value)}")
@@ -536,7 +578,9 @@ def full_like(input: Tensor, fill_value, *, dtype=None, device=None, requires_gr
     return _filled_like("full_like", input, fill_value, dtype, device, requires_grad, memory_format)
 
 
-def eye(n: int = _MISSING, m: int | None = None, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+@_filling_out
+def eye(n: int = _MISSING, m: int | None = None, *, dtype=None, device=None, requires_grad: bool = False,
+        layout=None, pin_memory: bool = False) -> Tensor:
     _require("eye", (n,))
     if not is_int_argument(n):
         raise TypeError(f"eye(): argument 'n' (position 1) must be int, not {arg_type_name(n)}")
@@ -587,7 +631,8 @@ def _require(function: str, args: tuple) -> None:
         raise invalid_arguments(function, tuple(a for a in args if a is not _MISSING), {}, _SIGNATURES[function])
 
 
-def arange(start=_MISSING, end=None, step=1, *, dtype=None, device=None, requires_grad: bool = False, out=None,
+@_filling_out
+def arange(start=_MISSING, end=None, step=1, *, dtype=None, device=None, requires_grad: bool = False,
            layout=None) -> Tensor:
     if start is _MISSING and end is not None:  # arange(end=n)
         start, end = end, None
@@ -609,13 +654,30 @@ def arange(start=_MISSING, end=None, step=1, *, dtype=None, device=None, require
     if dtype is None:
         dtype = dtypes.default_for_category(builtins.max(dtypes.INTEGER, *(dtypes.scalar_category(v)
                                                                           for v in (start, end, step))))
-    count = math.ceil((end - start) / step)
-    values = start + np.arange(count, dtype=np.float64 if dtype.category >= dtypes.FLOATING else np.int64) * step
+    if dtype.category <= dtypes.INTEGER:
+        values = _integer_range(start, end, step, dtype)
+    else:
+        values = start + np.arange(math.ceil((end - start) / step), dtype=np.float64) * step
     return _finish(values.astype(_host_dtype(dtype)).astype(dtype.jax), normalize(device), requires_grad)
 
 
+def _integer_range(start, end, step, dtype: dtypes.dtype) -> np.ndarray:
+    """PyTorch steps an integer range in int64 from the truncated start and step; int64 also counts it from the
+    truncated ends (and refuses a step that truncates to 0), the narrower integer dtypes count it in doubles."""
+    first, last, stride = (_truncated(v) for v in (start, end, step))
+    if dtype is not dtypes.int64:
+        count = math.ceil((end - start) / step)
+    elif stride == 0:
+        raise ValueError("step must be nonzero")
+    else:
+        span = last - first + stride - (1 if stride > 0 else -1)
+        count = builtins.max(0, abs(span) // abs(stride) * (1 if (span < 0) == (stride < 0) else -1))
+    return first + np.arange(count, dtype=np.int64) * stride
+
+
+@_filling_out
 def linspace(start=_MISSING, end=_MISSING, steps: int = _MISSING, *, dtype=None, device=None,
-             requires_grad: bool = False, out=None, layout=None) -> Tensor:
+             requires_grad: bool = False, layout=None) -> Tensor:
     _require("linspace", (start, end, steps))
     if not is_int_argument(steps):
         raise invalid_arguments("linspace", (start, end, steps), {}, _SIGNATURES["linspace"])
@@ -683,6 +745,7 @@ def _symmetric_linspace(start, end, steps: int) -> np.ndarray:
     return np.where(index < half, start + step * index, end - step * (steps - 1 - index)).astype(kind)
 
 
+@_filling_out
 def logspace(start=_MISSING, end=_MISSING, steps: int = _MISSING, base: float = 10.0, *, dtype=None, device=None,
              requires_grad: bool = False) -> Tensor:
     _require("logspace", (start, end, steps))

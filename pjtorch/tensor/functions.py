@@ -207,6 +207,8 @@ def _binary(op):
 
     def run_(input: Tensor, other, **options) -> Tensor:
         other = as_operand(other)
+        if "alpha" in options:
+            options = dict(_alpha(options["alpha"], input, other))
         return dispatch.apply_inplace(chosen(input, other), input, (other,), _static(**options))
 
     run.__name__, run_.__name__ = op.name, op.name + "_"
@@ -220,13 +222,24 @@ for _name, _op in {**pointwise.BINARY, **pointwise.COMPARISONS}.items():
     BINARY_FUNCTIONS[_name], BINARY_FUNCTIONS[_name + "_"] = _binary(_op)
 
 
-def _alpha(alpha) -> tuple:
+def _alpha(alpha, *operands) -> tuple:
+    """`alpha=`, checked as PyTorch checks it against the operands' result dtype."""
+    if type(alpha) is builtins.int and alpha == 1:
+        return ()
+    result = dtypes.operands_result_type(*operands)
+    if isinstance(alpha, (builtins.bool, np.bool_)) and result is not dtypes.bool:
+        raise RuntimeError("Boolean alpha only supported for Boolean results.")
+    if result.category <= dtypes.INTEGER and not isinstance(alpha, (builtins.int, np.integer, np.bool_)):
+        raise RuntimeError("For integral input tensors, argument alpha must not be a floating point number.")
+    if isinstance(alpha, builtins.complex) and not result.is_complex:
+        raise RuntimeError("For non-complex input tensors, argument alpha must not be a complex number.")
     return _static(alpha=alpha) if alpha != 1 else ()
 
 
 def add(input, other, *, alpha=1) -> Tensor:
     input, other = as_operand(input, "input"), as_operand(other)
-    return dispatch.apply(pointwise.BINARY["add"], (_number_input("add", input, other), other), _alpha(alpha))
+    input = _number_input("add", input, other)
+    return dispatch.apply(pointwise.BINARY["add"], (input, other), _alpha(alpha, input, other))
 
 
 add.plain_op = pointwise.BINARY["add"]
@@ -250,13 +263,13 @@ def sub(input, other, *, alpha=1) -> Tensor:
     input, other = as_operand(input, "input"), as_operand(other)
     _check_subtraction(input, other)
     input = _number_input("sub", input, other)
-    return dispatch.apply(pointwise.BINARY["sub"], (input, other), _alpha(alpha))
+    return dispatch.apply(pointwise.BINARY["sub"], (input, other), _alpha(alpha, input, other))
 
 
 def sub_(input: Tensor, other, *, alpha=1) -> Tensor:
     other = as_operand(other)
     _check_subtraction(input, other)
-    return dispatch.apply_inplace(pointwise.BINARY["sub"], input, (other,), _alpha(alpha))
+    return dispatch.apply_inplace(pointwise.BINARY["sub"], input, (other,), _alpha(alpha, input, other))
 
 
 def rsub(input, other, *, alpha=1) -> Tensor:
@@ -268,7 +281,7 @@ def rsub(input, other, *, alpha=1) -> Tensor:
     if isinstance(other, Tensor):  # `other - input`: broadcast in that order
         pointwise.broadcast_shapes(other._shape, input._shape)
     op = pointwise.BINARY["rsub"] if isinstance(other, Tensor) else pointwise.RSUB_SCALAR
-    return dispatch.apply(op, (input, other), _alpha(alpha))
+    return dispatch.apply(op, (input, other), _alpha(alpha, input, other))
 
 
 def _rounding(rounding_mode) -> tuple:
@@ -740,14 +753,30 @@ def _one_dim(name: str, input: Tensor, dim) -> int:
     return dim
 
 
+_UNSET = object()
+_EXTREME_SIGNATURES = ("Tensor input, *, Tensor out = None", "Tensor input, Tensor other, *, Tensor out = None",
+                       "Tensor input, int dim, bool keepdim = False, *, tuple of Tensors out = None")
+_NO_KEEPDIM = "didn't match because some of the keywords were incorrect: keepdim"
+
+
+def _extreme_arguments(name: str, input: Tensor, dim, keepdim) -> TypeError:
+    """max/min given neither a tensor nor one dim, or `keepdim` without a dim: PyTorch's parser error, which says
+    which overloads a `keepdim=` rules out."""
+    args = (input,) if dim is None else (input, dim)
+    if keepdim is _UNSET:
+        return factories.invalid_arguments(name, args, {}, _EXTREME_SIGNATURES)
+    first, second, third = _EXTREME_SIGNATURES
+    refused = ((first, _NO_KEEPDIM), (second, _NO_KEEPDIM) if dim is None else second, third)
+    return factories.invalid_arguments(name, args, {"keepdim": keepdim}, refused)
+
+
 def _extreme(name: str, all_op, dim_op, elementwise: str):
-    def run(input: Tensor, dim=None, keepdim: bool = False):
+    def run(input: Tensor, dim=None, keepdim: bool = _UNSET):
         if isinstance(dim, Tensor):
             return BINARY_FUNCTIONS[elementwise](input, dim)
-        if isinstance(dim, (tuple, list)):  # neither `other` nor one dim
-            raise factories.invalid_arguments(name, (input, dim), {}, (
-                "Tensor input, *, Tensor out = None", "Tensor input, Tensor other, *, Tensor out = None",
-                "Tensor input, int dim, bool keepdim = False, *, tuple of Tensors out = None"))
+        if isinstance(dim, (tuple, list)) or dim is None and keepdim is not _UNSET:  # neither `other` nor one dim
+            raise _extreme_arguments(name, input, dim, keepdim)
+        keepdim = False if keepdim is _UNSET else keepdim
         if dim is None:
             if input.numel() == 0:
                 raise RuntimeError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0. "
@@ -872,10 +901,10 @@ def std_mean(*args, **kwargs) -> tuple:
 
 
 def norm(input: Tensor, p="fro", dim=None, keepdim: bool = False, dtype=None) -> Tensor:
-    if p == "fro" or p is None:
+    if p is None or p == "fro" and (dim is None or isinstance(dim, builtins.int) or len(dim) <= 2):
         p = 2
-    if p == "nuc":
-        raise NotImplementedError("nuclear norm is not supported by pjtorch yet")
+    if isinstance(p, str):
+        return _matrix_norm(input, p, dim, keepdim, dtype)
     if input.dtype.category < dtypes.FLOATING:
         raise RuntimeError(f"linalg.vector_norm: Expected a floating point or complex tensor as input. "
                            f"Got {_scalar_type_name(input.dtype)}")
@@ -887,6 +916,15 @@ def norm(input: Tensor, p="fro", dim=None, keepdim: bool = False, dtype=None) ->
     dims = dims_arg(dim, input.ndim)
     _check_norm_identity(input, float(p), dims)
     return dispatch.apply(reduction.NORM, (input,), _static(p=float(p), dim=dims, keepdim=keepdim))
+
+
+def _matrix_norm(input: Tensor, p: str, dim, keepdim: bool, dtype) -> Tensor:
+    """torch.norm's "nuc" (and any other string order): linalg.matrix_norm over the two dims given, or over all."""
+    from .. import linalg
+    dims = tuple(range(input.ndim)) if dim is None else (dim,) if isinstance(dim, builtins.int) else tuple(dim)
+    if len(dims) != 2:
+        raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got {' '.join(map(str, dims))}")
+    return linalg.matrix_norm(input, p, dims, keepdim, dtype=dtype)
 
 
 def _check_norm_identity(input: Tensor, p: float, dims) -> None:
@@ -951,6 +989,7 @@ def _running_extreme(op, name):
         values, indices = dispatch.apply(op, (input,), _static(dim=wrap_dim(dim, input.ndim)))
         return make_return(name, values=values, indices=indices)
 
+    run.__name__ = name
     return run
 
 
@@ -1356,6 +1395,7 @@ def copy_(dst: Tensor, other, non_blocking: bool = False) -> Tensor:
 
 
 def _check_broadcastable_to(source: tuple, target: tuple) -> None:
+    pointwise.broadcast_shapes(target, source)  # sizes that cannot broadcast at all: PyTorch's error for the pair
     if len(source) > len(target) or builtins.any(
             s != 1 and s != t for s, t in zip(reversed(source), reversed(target))):
         raise RuntimeError(f"output with shape [{', '.join(map(str, target))}] doesn't match the broadcast shape "
@@ -1472,22 +1512,22 @@ row_stack = vstack
 
 
 def dstack(tensors: Sequence[Tensor]) -> Tensor:
-    return cat([atleast_3d(t) for t in _tensor_list("dstack", tensors)], 2)
+    return cat([_at_least_3d(t) for t in _tensor_list("dstack", tensors)], 2)
 
 
 def column_stack(tensors: Sequence[Tensor]) -> Tensor:
     return hstack([t.reshape(-1, 1) if t.ndim <= 1 else t for t in _tensor_list("column_stack", tensors)])
 
 
-def atleast_1d(t: Tensor) -> Tensor:
+def _at_least_1d(t: Tensor) -> Tensor:
     return t.reshape(1) if t.ndim == 0 else t
 
 
-def atleast_2d(t: Tensor) -> Tensor:
+def _at_least_2d(t: Tensor) -> Tensor:
     return t.reshape(1, -1) if t.ndim < 2 else t
 
 
-def atleast_3d(t: Tensor) -> Tensor:
+def _at_least_3d(t: Tensor) -> Tensor:
     if t.ndim == 0:
         return t.reshape(1, 1, 1)
     if t.ndim == 1:
@@ -1495,6 +1535,23 @@ def atleast_3d(t: Tensor) -> Tensor:
     if t.ndim == 2:
         return t.unsqueeze(-1)
     return t
+
+
+def _at_least(name: str, make):
+    """PyTorch's atleast_*d: one tensor gives a tensor; several, or one list or tuple of them, a tuple."""
+    def run(*tensors):
+        if len(tensors) == 1 and isinstance(tensors[0], Tensor):
+            return make(tensors[0])
+        items = tensors[0] if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)) else tensors
+        return tuple(make(t) for t in items)
+
+    run.__name__ = name
+    return run
+
+
+atleast_1d = _at_least("atleast_1d", _at_least_1d)
+atleast_2d = _at_least("atleast_2d", _at_least_2d)
+atleast_3d = _at_least("atleast_3d", _at_least_3d)
 
 
 def _flip(input: Tensor, dims=REQUIRED) -> Tensor:
@@ -1788,12 +1845,19 @@ def _scalar_tensor(value, like: Tensor) -> Tensor:
     return factories.scalar_tensor(as_operand(value, "value"), dtype=like.dtype, device=like.device)
 
 
+def _require_src(name: str, src, position: int) -> None:
+    if not isinstance(src, Tensor):
+        raise TypeError(f"{name}(): argument 'src' (position {position}) must be Tensor, not {type(src).__name__}")
+
+
 def scatter_add(input: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
+    _require_src("scatter_add", src, 4)
     dim = _check_scatter(input, dim, index, src)
     return dispatch.apply(shape_ops.SCATTER_ADD, (input, index, src), _static(dim=dim))
 
 
 def scatter_add_(input: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
+    _require_src("scatter_add_", src, 4)
     dim = _check_scatter(input, dim, index, src)
     return dispatch.apply_inplace(shape_ops.SCATTER_ADD, input, (index, src), _static(dim=dim))
 
@@ -2044,6 +2108,8 @@ def _index_fill_value(value, input: Tensor):
 
 
 def take(input: Tensor, index: Tensor) -> Tensor:
+    if index.dtype is not dtypes.int64:
+        raise RuntimeError(f"take(): Expected a long tensor for index, but got {_scalar_type_name(index.dtype)}")
     values, size = _index_values(index), input.numel()
     bad = values[(values < -size) | (values >= size)]
     if bad.size:
@@ -2216,6 +2282,12 @@ def numel(input: Tensor) -> int:
     return input.numel()
 
 
+def is_inference(input: Tensor) -> bool:
+    if not isinstance(input, Tensor):
+        raise TypeError(f"is_inference(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
+    return input.is_inference()
+
+
 def is_nonzero(input: Tensor) -> bool:
     return bool(input)  # Tensor.__bool__ words the ambiguity errors as PyTorch's is_nonzero does
 
@@ -2224,14 +2296,78 @@ def _category(d: dtypes.dtype) -> int:
     return 3 if d.is_complex else 2 if d.is_floating_point else 0 if d is dtypes.bool else 1
 
 
-# PyTorch's matrix products check `out=`'s dtype exactly, where the others only check it can hold the result:
-# their errors, given the C type names ({result}, {out}) and the scalar type names ({Result}, {Out}).
+# Where PyTorch checks `out=`'s dtype exactly (most functions only check it can hold the result): the error, given
+# the result's and out's C type names ({result}, {out}) and scalar type names ({Result}, {Out}).
 _EXPECTED = "Expected out tensor to have dtype {result}, but got {out} instead"
-_EXACT_OUT_DTYPE = {"mm": _EXPECTED, "matmul": _EXPECTED, "bmm": _EXPECTED,
-                    "dot": "result dtype {Out} does not match input dtype {Result}",
-                    "mv": "addmv input tensors must have the same dtype, but got {Out}, {Result}, and {Result}",
-                    "float_power": "the output given to float_power has dtype {Out} but the operation's result "
-                                   "requires dtype {Result}"}
+_FOUND = "Found dtype {Out} but expected {Result}"
+_SEARCH = ("torch.searchsorted(): output tensor's dtype is wrong, it can only be Int(int32) or Long(int64) depending "
+           "on whether out_int32 flag is True, but we got output tensor's dtype {Out} and out_int32 flag is {int32}")
+_EXACT_OUT_DTYPE = {
+    **dict.fromkeys("mm matmul bmm gather tril triu take_along_dim cross diag norm argmax argmin cumsum cumprod sum "
+                    "prod".split(), _EXPECTED),
+    "nansum": "nansum: provided dtype must match dtype of result. Got {Out} and {Result}.",
+    **dict.fromkeys("abs absolute bitwise_not ceil conj_physical floor fix frac hardshrink neg negative round sgn "
+                    "sign trunc".split(), _FOUND),
+    **{f"is{side}inf": f"is{side}inf does not support non-boolean outputs." for side in ("pos", "neg")},
+    "signbit": "signbit does not support non-boolean outputs.",
+    "dot": "result dtype {Out} does not match input dtype {Result}",
+    "mv": "addmv input tensors must have the same dtype, but got {Out}, {Result}, and {Result}",
+    "float_power": "the output given to float_power has dtype {Out} but the operation's result requires dtype "
+                   "{Result}",
+    "amax": "Expected the dtype for input and out to match, but got {Result} for input's dtype and {Out} for out's "
+            "dtype.",
+    "amin": "Expected the dtype for input and out to match, but got {Result} for input's dtype and {Out} for out's "
+            "dtype.",
+    "where": "Expected out type to be {Result} but got {Out}",
+    "index_select": "index_select(): self and result must have the same scalar type",
+    "masked_select": "masked_select(): self and result must have the same scalar type",
+    "take": "take(): self and out expected to have the same dtype, but got self.dtype = {Result} and out.dtype = {Out}",
+    "nonzero": "nonzero: Expected out tensor to have scalar type Long but got scalar type{Out}",
+    "logcumsumexp": "expected scalar_type {Result} but found {Out}",
+    "histc": "torch.histogram: input tensor and hist tensor should have the same dtype, but got input {result} and "
+             "hist {out}",
+    "nan_to_num": "nan_to_num: dtype of out: {Out} should be same as input: {Result}",
+    "heaviside": "heaviside is not yet implemented for tensors with different dtypes.",
+    "searchsorted": _SEARCH, "bucketize": _SEARCH,
+}
+# The same for the (values, indices) outputs of the functions returning both: the error for each.
+_MEDIAN_OUT = ("Expected tensor for 'values' to have the same type as tensor for argument #2 'self'; but type "
+               "torch.{Out}Tensor does not equal torch.{Result}Tensor (while checking arguments for median)",
+               "Expected tensor for argument #1 'indices' to have scalar type Long; but got torch.{Out}Tensor instead "
+               "(while checking arguments for median)")
+_EXACT_TUPLE_OUT = {
+    **dict.fromkeys("max min sort topk aminmax".split(), (_EXPECTED, _EXPECTED)),
+    "kthvalue": ("output values must be of same type as input", "output indices must be of scalar type Long"),
+    "median": _MEDIAN_OUT, "nanmedian": _MEDIAN_OUT,
+    "mode": ("expected scalar type '{Result}' but got '{Out}' for values output",
+             "expected scalar type '{Result}' but got '{Out}' for indices output"),
+    "cummax": ("expected scalar_type {Result} but found {Out}",) * 2,
+    "cummin": ("expected scalar_type {Result} but found {Out}",) * 2,
+}
+# Reductions to a truth value write a bool or a uint8 `out=`.
+_TRUTH_OUT = {"all", "any"}
+# Sums, products and their scans compute in `out=`'s dtype when no `dtype=` is given.
+_IN_OUT_DTYPE = {"cumsum", "cumprod", "sum", "prod", "nansum"}
+
+
+# clamp checks `out=` against its result's dtype exactly where a bound is a number (it only checks that a result
+# with tensor bounds casts to it).
+_CLAMPS = {"clamp", "clip"}
+
+
+def _check_clamp_out(args: tuple, kwargs: dict, out: Tensor) -> None:
+    bounds = [b for b in (*args[1:], kwargs.get("min"), kwargs.get("max")) if b is not None]
+    if args and isinstance(args[0], Tensor) and not builtins.all(isinstance(b, Tensor) for b in bounds):
+        expected = dtypes.operands_result_type(args[0], *bounds)
+        if expected is not out.dtype:
+            raise RuntimeError(_FOUND.format(Out=_scalar_type_name(out.dtype), Result=_scalar_type_name(expected)))
+
+
+def _check_exact_out(message: str, result: Tensor, out: Tensor) -> None:
+    if result.dtype is not out.dtype:
+        raise RuntimeError(message.format(
+            result=_c_type_name(result.dtype), out=_c_type_name(out.dtype), Result=_scalar_type_name(result.dtype),
+            Out=_scalar_type_name(out.dtype), int32=result.dtype is dtypes.int32))
 
 
 def _check_out_castable(args: tuple, out) -> None:
@@ -2251,6 +2387,9 @@ def _write_out(name: str, result, out):
     if isinstance(result, tuple):
         if not isinstance(out, (tuple, list)) or len(out) != len(result):
             raise TypeError(f"{name}(): argument 'out' must be tuple of {len(result)} Tensors")
+        for message, part, target in zip(_EXACT_TUPLE_OUT.get(name, ()), result, out):
+            if isinstance(target, Tensor):
+                _check_exact_out(message, part, target)
         written = [_write_out(name, r, o) for r, o in zip(result, out)]
         fields = getattr(result, "_fields", None)
         return make_return(f"{name}_out", **dict(zip(fields, written))) if fields else tuple(written)
@@ -2261,11 +2400,12 @@ def _write_out(name: str, result, out):
     if result.requires_grad or (out.requires_grad and grad_mode.is_grad_enabled()):
         raise RuntimeError(f"{name}(): functions with out=... arguments don't support automatic differentiation, "
                            "but one of the arguments requires grad.")
-    if name in _EXACT_OUT_DTYPE and result.dtype is not out.dtype:
-        raise RuntimeError(_EXACT_OUT_DTYPE[name].format(
-            result=_c_type_name(result.dtype), out=_c_type_name(out.dtype), Result=_scalar_type_name(result.dtype),
-            Out=_scalar_type_name(out.dtype)))
-    if _category(result.dtype) > _category(out.dtype):
+    if name in _EXACT_OUT_DTYPE:
+        _check_exact_out(_EXACT_OUT_DTYPE[name], result, out)
+    if name in _TRUTH_OUT:
+        if out.dtype not in (dtypes.bool, dtypes.uint8):
+            raise RuntimeError(f"{name} only supports bool tensor for result, got: {_scalar_type_name(out.dtype)}")
+    elif _category(result.dtype) > _category(out.dtype):
         raise RuntimeError(f"result type {_scalar_type_name(result.dtype)} can't be cast to the desired output "
                            f"type {_scalar_type_name(out.dtype)}")
     if out._shape != result._shape:
@@ -2290,6 +2430,10 @@ def accepting_out(fn):
         if out is not None:
             for target in out if isinstance(out, (tuple, list)) else (out,):
                 dispatch.check_no_partial_overlap(target, args)
+        if name in _IN_OUT_DTYPE and isinstance(out, Tensor) and kwargs.get("dtype") is None:
+            kwargs["dtype"] = out.dtype
+        if name in _CLAMPS and isinstance(out, Tensor):
+            _check_clamp_out(args, kwargs, out)
         try:
             result = fn(*args, **numpy_names(kwargs)) if kwargs else fn(*args)
         except NotImplementedError:
@@ -2313,10 +2457,23 @@ _WITH_OUT = (
     "softmax log_softmax argsort stack "
     "std_mean sub sum take take_along_dim tensordot topk tril triu true_divide var var_mean vstack where xlogy"
 ).split()
+def _refusing_out(name: str, fn):
+    """A pointwise function PyTorch gives no `out=` (pjtorch's would hand it on to the kernel)."""
+    @functools.wraps(fn)
+    def run(*args, **kwargs):
+        if "out" in kwargs:
+            raise TypeError(f"{name}() got an unexpected keyword argument 'out'")
+        return fn(*args, **kwargs)
+
+    run.without_out = fn
+    return run
+
+
+_WITHOUT_OUT = {"celu", "conj", "isfinite", "isinf", "isnan", "isreal", "positive", "relu", "selu"}
 for _table in (UNARY_FUNCTIONS, BINARY_FUNCTIONS):
     for _name, _fn in _table.items():
         if not _name.endswith("_"):
-            _table[_name] = accepting_out(_fn)
+            _table[_name] = _refusing_out(_name, _fn) if _name in _WITHOUT_OUT else accepting_out(_fn)
 for _name in _WITH_OUT:
     if _name in globals():  # the others are pointwise functions of the tables, wrapped above
         globals()[_name] = accepting_out(globals()[_name])

@@ -73,6 +73,8 @@ def _consumed_dims(part) -> int:
 
 
 def _index_int(part) -> int | None:
+    if type(part) is int:
+        return part
     if isinstance(part, bool):
         return None
     if isinstance(part, (numbers.Integral, np.integer)):
@@ -149,6 +151,9 @@ def _normalize_parts(t: Tensor, key: tuple, bare: bool) -> tuple:
     """Lists/arrays become index tensors; 0-dim integer tensors become plain ints (PyTorch treats them so)."""
     parts = []
     for part in key:
+        if type(part) in _PLAIN_PARTS:  # the common keys need no conversion
+            parts.append(part)
+            continue
         if isinstance(part, str):
             raise TypeError(f"new(): invalid data type '{type(part).__name__}'")
         if isinstance(part, Tensor) and part.ndim == 0 and part.dtype.category == dtypes.INTEGER and (
@@ -167,6 +172,9 @@ def _normalize_parts(t: Tensor, key: tuple, bare: bool) -> tuple:
     if t.ndim == 0:
         _check_0dim_parts(parts, bare)
     return tuple(parts)
+
+
+_PLAIN_PARTS = frozenset({int, slice, type(None), type(Ellipsis)})
 
 
 def _check_0dim_parts(parts: tuple, bare: bool) -> None:
@@ -251,8 +259,22 @@ def _check_mask_shape(shape: tuple, mask: Tensor, at: int) -> None:
                              f"the indexed tensor {_dims(shape)} at index {at + i}")
 
 
+def _indexes_nothing(arrays: list) -> bool:
+    """The index tensors broadcast to no index at all: PyTorch checks none of their values."""
+    return 0 in np.broadcast_shapes(*(tuple(a.shape) for a in arrays))
+
+
+def _check_empty_dims(t: Tensor, spec: tuple, arrays: list) -> None:
+    """Indices into an empty dim: PyTorch refuses them first."""
+    if 0 in [size for part, size in zip(spec, t._shape) if part == "i"] and not _indexes_nothing(arrays):
+        raise IndexError("index is out of bounds for dimension with size 0")
+
+
 def _check_bounds(t: Tensor, spec: tuple, arrays: list) -> None:
     """JAX would clamp: refuse as PyTorch does, naming the index tensor's place among the advanced indices."""
+    if _indexes_nothing(arrays):
+        return
+    _check_empty_dims(t, spec, arrays)
     sizes = [size for part, size in zip(spec, t._shape) if part == "i"]
     for ordinal, (index, size) in enumerate(zip(arrays, sizes)):
         if index.numel() == 0:
@@ -278,7 +300,8 @@ def _dims(shape: tuple) -> str:
 
 def _indexed_shape(t: Tensor, spec: tuple, arrays: list) -> tuple:
     """The shape `t[spec]` has, by NumPy's (and PyTorch's) placement of the advanced-index dims."""
-    probe = np.broadcast_to(np.empty((), np.bool_), tuple(t._shape))
+    sizes = tuple(max(size, 1) if part == "i" else size for part, size in zip(spec, t._shape))
+    probe = np.broadcast_to(np.empty((), np.bool_), sizes + tuple(t._shape[len(sizes):]))
     shapes = iter(a.shape for a in arrays)
     key = tuple(np.zeros(next(shapes), np.intp) if part == "i" else slice(*part[1:]) if isinstance(part, tuple)
                 else part for part in spec)
@@ -356,6 +379,7 @@ def index_put_spec(t: Tensor, spec: tuple, arrays: list, value, accumulate: bool
 
     if not isinstance(value, Tensor):
         value = tensor(value, dtype=t.dtype, device=t.device)
+    _check_empty_dims(t, spec, arrays)
     indexed = _indexed_shape(t, spec, arrays)
     stripped = _without_leading_ones(value._shape) if strip else value._shape
     if not _broadcasts(stripped, indexed):  # checked before the dtypes, as PyTorch does

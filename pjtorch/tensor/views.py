@@ -325,7 +325,7 @@ _VIEW_SIGNATURES = ("torch.dtype dtype", "tuple of ints size")
 
 def view(t: Tensor, *args, **kwargs) -> Tensor:
     """`view(dtype)` or `view(*size)`, PyTorch's two overloads, told apart (and refused) as its parser does."""
-    if args and not kwargs and (type(args[0]) is int or type(args[0]) in _PLAIN_SEQUENCES):  # sizes: no parsing
+    if not kwargs and args and (type(args[0]) is int or len(args) == 1 and type(args[0]) in _PLAIN_SEQUENCES):
         return make_view(t, _view_layout, "ViewBackward0", infer_size(int_tuple(args, "view", "size"), t.numel()))
     from .factories import arg_type_name, invalid_arguments, is_int_argument
 
