@@ -210,7 +210,7 @@ def apply(op: Op, inputs: Sequence, static: tuple = ()):
     unrecorded = not grad_mode.STATE.enabled
     lazily = unrecorded or (recording and decision.dtype is not None)
     if views:
-        _read_views(inputs, arrays, lazily, unrecorded, device)
+        _read_views(inputs, arrays, lazily, unrecorded)
     if lazily:
         if recording:
             output = _apply_deferred(decision, inputs, arrays, device)
@@ -233,7 +233,7 @@ _DEFAULT_DTYPE = dtypes._default
 _ARRAY_TYPE = type(jax.numpy.zeros(()))
 
 
-def _read_views(inputs: Sequence, arrays: list, lazily: bool, unrecorded: bool, device) -> None:
+def _read_views(inputs: Sequence, arrays: list, lazily: bool, unrecorded: bool) -> None:
     """The values of the operands that are views. A call whose result is deferred defers the reads too, so the
     fused backward computes them inside its own single call."""
     for i, x in enumerate(inputs):
